@@ -1,0 +1,1 @@
+"""Herramientas del repositorio: preparar el entorno, ejecutar los cuadernos, medir y comprobar."""

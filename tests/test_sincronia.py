@@ -1,0 +1,125 @@
+"""Guardia de sincronía: el código que enseña cada cuaderno es exactamente el de `utilidades`.
+
+Una celda que empieza con `# guardar: utilidades/MODULO.py` enseña funciones, clases o constantes de ese
+módulo. Cada definición de la celda se compara, por su árbol sintáctico (`ast.unparse`), con la del
+módulo: comentarios y comillas pueden cambiar; el código no.
+"""
+
+import ast
+import difflib
+import re
+
+import pytest
+
+from herramientas.celdas import RAIZ, cuadernos, fuente, leer_cuaderno
+
+MARCA = re.compile(r"^# guardar: (utilidades/[\w/]+\.py)\s*$")
+TIPOS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign)
+
+
+def _nombre(nodo):
+    """Nombre de una definición de nivel superior (o None si no es una que se compare)."""
+    if isinstance(nodo, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return nodo.name
+    if isinstance(nodo, ast.Assign) and len(nodo.targets) == 1 and isinstance(nodo.targets[0], ast.Name):
+        return nodo.targets[0].id
+    if isinstance(nodo, ast.AnnAssign) and isinstance(nodo.target, ast.Name):
+        return nodo.target.id
+    return None
+
+
+def definiciones(codigo):
+    """Diccionario nombre -> código normalizado de las definiciones de nivel superior."""
+    return {_nombre(n): ast.unparse(n) for n in ast.parse(codigo).body if isinstance(n, TIPOS) and _nombre(n)}
+
+
+def celdas_marcadas():
+    """Lista de (cuaderno, índice de celda, módulo, código) de todas las celdas con la marca."""
+    encontradas = []
+    for ruta in cuadernos():
+        for i, celda in enumerate(leer_cuaderno(ruta)["cells"]):
+            if celda["cell_type"] != "code":
+                continue
+            codigo = fuente(celda)
+            primera = codigo.split("\n", 1)[0]
+            if primera.startswith("# guardar"):
+                marca = MARCA.match(primera)
+                assert marca, f"{ruta.name} celda {i}: la marca debe ser exactamente «# guardar: utilidades/x.py»"
+                encontradas.append((ruta, i, marca.group(1), codigo))
+    return encontradas
+
+
+CELDAS = celdas_marcadas()
+
+
+def test_hay_celdas_marcadas():
+    assert CELDAS, "Ningún cuaderno marca celdas con «# guardar: ...»: la guardia no comprobaría nada."
+
+
+@pytest.mark.parametrize("ruta,indice,modulo,codigo", CELDAS, ids=[f"{r.name}#{i}" for r, i, _, _ in CELDAS])
+def test_celda_igual_al_modulo(ruta, indice, modulo, codigo):
+    archivo = RAIZ / modulo
+    assert archivo.exists(), f"{ruta.name} celda {indice} apunta a {modulo}, que no existe."
+    en_celda = definiciones(codigo)
+    assert en_celda, f"{ruta.name} celda {indice} está marcada pero no define nada."
+    en_modulo = definiciones(archivo.read_text(encoding="utf-8"))
+    problemas = []
+    for nombre, texto in en_celda.items():
+        if nombre not in en_modulo:
+            problemas.append(f"«{nombre}» está en la celda pero no en {modulo}.")
+        elif en_modulo[nombre] != texto:
+            diferencia = "\n".join(difflib.unified_diff(
+                en_modulo[nombre].splitlines(), texto.splitlines(),
+                fromfile=modulo, tofile=f"{ruta.name} celda {indice}", lineterm=""))
+            problemas.append(f"«{nombre}» no coincide:\n{diferencia}")
+    assert not problemas, "El cuaderno y el módulo se han separado:\n" + "\n\n".join(problemas)
+
+
+def test_cada_nombre_se_ensena_una_vez():
+    vistos = {}
+    repetidos = []
+    for ruta, indice, modulo, codigo in CELDAS:
+        if "soluciones" in ruta.parts:
+            continue
+        for nombre in definiciones(codigo):
+            clave = (modulo, nombre)
+            if clave in vistos:
+                repetidos.append(f"{modulo}:{nombre} en {vistos[clave]} y en {ruta.name}#{indice}")
+            vistos[clave] = f"{ruta.name}#{indice}"
+    assert not repetidos, "Cada definición se enseña en un solo sitio:\n" + "\n".join(repetidos)
+
+
+def _leccion(ruta):
+    return int(ruta.name[:2])
+
+
+def test_una_leccion_solo_importa_lo_ya_ensenado():
+    """Una lección no importa de `utilidades` algo que se enseña en una lección posterior."""
+    ensenado_en = {}
+    for ruta, _, modulo, codigo in CELDAS:
+        if "soluciones" not in ruta.parts:
+            for nombre in definiciones(codigo):
+                ensenado_en.setdefault(nombre, _leccion(ruta))
+    adelantados = []
+    for ruta in cuadernos(incluir_soluciones=False):
+        for celda in leer_cuaderno(ruta)["cells"]:
+            if celda["cell_type"] != "code":
+                continue
+            for linea in fuente(celda).splitlines():
+                importacion = re.match(r"\s*from utilidades\.\w+ import (.+)", linea)
+                if not importacion:
+                    continue
+                for nombre in re.findall(r"\w+", importacion.group(1).split("#")[0]):
+                    if ensenado_en.get(nombre, 0) > _leccion(ruta):
+                        adelantados.append(f"{ruta.name} importa {nombre}, que se enseña en la lección "
+                                           f"{ensenado_en[nombre]:02d}")
+    assert not adelantados, "\n".join(adelantados)
+
+
+def test_la_guardia_detecta_una_diferencia():
+    """La comparación por árbol ignora comentarios y comillas, pero no un cambio de código."""
+    original = "def f(x):\n    'doc'\n    return x + 1  # suma\n"
+    mismo = 'def f(x):\n    "doc"\n    return x + 1\n'
+    distinto = "def f(x):\n    'doc'\n    return x + 2\n"
+    assert definiciones(original) == definiciones(mismo)
+    assert definiciones(original) != definiciones(distinto)

@@ -1,0 +1,128 @@
+"""Comprobación automática de los ejercicios: `comprobar("02.1", respuesta)` da una respuesta en castellano.
+
+Cada lección registra sus comprobaciones en su propio módulo (`leccion_02.py`, ...). Una comprobación recibe
+la respuesta del estudiante y devuelve un `Veredicto`: si falla, el mensaje da una pista, nunca la solución.
+"""
+
+import importlib
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+
+@dataclass
+class Veredicto:
+    """El resultado de una comprobación: si es correcta y qué decirle al estudiante."""
+
+    correcto: bool
+    mensaje: str
+
+
+_REGISTRO = {}
+
+
+def ejercicio(clave):
+    """Decorador que registra la comprobación del ejercicio `clave` (por ejemplo "02.1")."""
+
+    def registrar(funcion):
+        if clave in _REGISTRO:
+            raise ValueError(f"El ejercicio {clave} ya tiene una comprobación registrada.")
+        _REGISTRO[clave] = funcion
+        return funcion
+
+    return registrar
+
+
+def _cargar_leccion(clave):
+    """Importa el módulo de comprobaciones de la lección de `clave` ("02.1" -> leccion_02)."""
+    leccion = clave.split(".")[0]
+    try:
+        importlib.import_module(f"{__name__}.leccion_{leccion}")
+    except ModuleNotFoundError:
+        pass
+
+
+def ejercicios_registrados(leccion=None):
+    """Devuelve las claves registradas (de una lección, si se indica), ordenadas."""
+    if leccion is not None:
+        _cargar_leccion(f"{leccion}.0")
+    claves = sorted(_REGISTRO)
+    if leccion is not None:
+        claves = [c for c in claves if c.split(".")[0] == leccion]
+    return claves
+
+
+def evaluar(clave, respuesta):
+    """Evalúa `respuesta` para el ejercicio `clave` y devuelve un `Veredicto` (no imprime nada)."""
+    if not isinstance(clave, str):
+        raise TypeError(f'La clave del ejercicio es un texto como "02.1", no {type(clave).__name__}.')
+    _cargar_leccion(clave)
+    if clave not in _REGISTRO:
+        raise ValueError(
+            f'No conozco el ejercicio "{clave}". Usa la clave que aparece en el enunciado, por ejemplo "02.1".'
+        )
+    if respuesta is ...:
+        return Veredicto(False, "Aún no has respondido: sustituye los tres puntos (...) por tu respuesta.")
+    try:
+        return _REGISTRO[clave](respuesta)
+    except Exception as error:  # una función del estudiante que falla no debe romper la comprobación
+        return Veredicto(
+            False,
+            f"Al usar tu respuesta saltó un error ({type(error).__name__}: {error}). "
+            f"Revisa las formas y los tipos y vuelve a intentarlo.",
+        )
+
+
+def comprobar(clave, respuesta):
+    """Comprueba la respuesta del ejercicio `clave` e imprime el veredicto en castellano."""
+    veredicto = evaluar(clave, respuesta)
+    if veredicto.correcto:
+        print(f"✅ Ejercicio {clave}: ¡correcto! {veredicto.mensaje}".rstrip())
+    else:
+        print(f"❌ Ejercicio {clave}: todavía no. {veredicto.mensaje}")
+
+
+# --- Ayudas para escribir comprobaciones ---------------------------------------------------------------
+
+
+def bien(mensaje=""):
+    """Veredicto correcto, con un comentario opcional que amplía lo aprendido."""
+    return Veredicto(True, mensaje)
+
+
+def pista(mensaje):
+    """Veredicto incorrecto con una pista (nunca la solución)."""
+    return Veredicto(False, f"Pista: {mensaje}")
+
+
+def a_numpy(respuesta):
+    """Convierte un número, lista, array o tensor en un array de NumPy float64 (o None si no se puede)."""
+    try:
+        if isinstance(respuesta, torch.Tensor):
+            return respuesta.detach().cpu().double().numpy()
+        return np.asarray(respuesta, dtype=float)
+    except (TypeError, ValueError):
+        return None
+
+
+def comparar_numeros(respuesta, esperado, *, tolerancia=0.01, pista_forma=None, pista_valor=None):
+    """Compara números o tablas con una tolerancia; devuelve un Veredicto con pistas sobre forma o valor."""
+    valor = a_numpy(respuesta)
+    esperado = np.asarray(esperado, dtype=float)
+    if valor is None:
+        return pista("la respuesta debe ser un número, una lista de números o un tensor.")
+    if valor.shape != esperado.shape:
+        texto = pista_forma or "revisa cuántos números tiene tu respuesta."
+        return pista(f"tu respuesta tiene forma {valor.shape} y se esperaba {esperado.shape}; {texto}")
+    if not np.all(np.isfinite(valor)):
+        return pista("tu respuesta contiene NaN o infinitos; revisa las divisiones y los exponentes.")
+    if np.allclose(valor, esperado, atol=tolerancia, rtol=0):
+        return bien()
+    return pista(pista_valor or "la forma es correcta, pero los números no; repasa el cálculo paso a paso.")
+
+
+def es_cercano(a, b, tolerancia=1e-6):
+    """True si dos números están a menos de `tolerancia`."""
+    return math.isclose(float(a), float(b), abs_tol=tolerancia)

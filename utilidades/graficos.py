@@ -1,0 +1,196 @@
+"""El aspecto del curso: colores, mapas de calor y curvas de aprendizaje (nada cambia al importar)."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.colors import LinearSegmentedColormap
+
+TINTA = "#1d2b4f"  # azul tinta: pesos altos, texto
+ACENTO = "#d1495b"  # rojo: lo que queremos señalar
+SECUNDARIO = "#2a9d8f"  # verde azulado: la segunda serie
+GRIS = "#8d99ae"
+COLORES = [TINTA, ACENTO, SECUNDARIO, "#e9a23b", "#6a4c93", GRIS]
+
+# Mapa de blanco (peso 0) a tinta (peso 1) para las tablas de pesos.
+MAPA_PESOS = LinearSegmentedColormap.from_list("pesos_del_curso", ["#ffffff", TINTA])
+
+# Letra grande y líneas gruesas: las figuras se proyectan en clase.
+ESTILO = {
+    "figure.figsize": (7.0, 4.5),
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "font.size": 13,
+    "axes.titlesize": 15,
+    "axes.labelsize": 13,
+    "xtick.labelsize": 12,
+    "ytick.labelsize": 12,
+    "legend.fontsize": 12,
+    "lines.linewidth": 2.2,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": False,
+    "axes.prop_cycle": plt.cycler(color=COLORES),
+}
+
+
+def aplicar_estilo():
+    """Aplica el estilo del curso a matplotlib (se llama desde `preparar`, nunca al importar)."""
+    plt.rcParams.update(ESTILO)
+
+
+def _a_numpy(matriz):
+    """Convierte un tensor o lista en un array de NumPy 2-D (float)."""
+    if hasattr(matriz, "detach"):
+        matriz = matriz.detach().cpu().numpy()
+    matriz = np.asarray(matriz, dtype=float)
+    if matriz.ndim != 2:
+        raise ValueError(
+            f"El mapa de calor necesita una tabla de 2 dimensiones (filas × columnas), pero recibió "
+            f"forma {matriz.shape}. Elige una cabeza y una frase, por ejemplo pesos[0, 0]."
+        )
+    return matriz
+
+
+def mapa_de_calor(
+    matriz,
+    filas=None,
+    columnas=None,
+    *,
+    ax=None,
+    valores=False,
+    formato="{:.2f}",
+    titulo=None,
+    etiqueta_filas=None,
+    etiqueta_columnas=None,
+    oculto=None,
+    vmin=0.0,
+    vmax=1.0,
+    barra=True,
+    mapa=None,
+):
+    """Dibuja una tabla (L_filas, L_columnas) con palabras en los ejes; devuelve (fig, ax).
+
+    `oculto` (bool, misma forma) deja en blanco y con un trazo gris las celdas prohibidas por una máscara;
+    `valores=True` escribe cada número en su celda.
+    """
+    datos = _a_numpy(matriz)
+    n_filas, n_columnas = datos.shape
+    for nombre, etiquetas, n in (("filas", filas, n_filas), ("columnas", columnas, n_columnas)):
+        if etiquetas is not None and len(etiquetas) != n:
+            raise ValueError(
+                f"Diste {len(etiquetas)} etiquetas para las {nombre}, pero la tabla tiene {n} {nombre}."
+            )
+    if oculto is not None:
+        oculto = _a_numpy(oculto).astype(bool)
+        if oculto.shape != datos.shape:
+            raise ValueError(
+                f"`oculto` tiene forma {oculto.shape} y la tabla {datos.shape}: deben coincidir."
+            )
+        datos = np.where(oculto, np.nan, datos)
+    if ax is None:
+        ancho = max(3.5, 0.6 * n_columnas + 2.0)
+        alto = max(3.0, 0.5 * n_filas + 1.5)
+        fig, ax = plt.subplots(figsize=(ancho, alto))
+    else:
+        fig = ax.figure
+    mapa = mapa or MAPA_PESOS
+    imagen = ax.imshow(datos, cmap=mapa, vmin=vmin, vmax=vmax, aspect="auto")
+    if oculto is not None:
+        # Un trazo diagonal marca las celdas ocultas, para distinguirlas de un peso 0.
+        for i, j in zip(*np.nonzero(oculto)):
+            ax.plot([j - 0.45, j + 0.45], [i + 0.45, i - 0.45], color=GRIS, lw=0.8)
+    ax.set_xticks(range(n_columnas))
+    ax.set_yticks(range(n_filas))
+    ax.set_xticklabels(columnas if columnas is not None else range(n_columnas), rotation=45 if columnas else 0,
+                       ha="right" if columnas else "center")
+    ax.set_yticklabels(filas if filas is not None else range(n_filas))
+    ax.tick_params(length=0)
+    for lado in ax.spines.values():
+        lado.set_visible(False)
+    if etiqueta_filas:
+        ax.set_ylabel(etiqueta_filas)
+    if etiqueta_columnas:
+        ax.set_xlabel(etiqueta_columnas)
+    if titulo:
+        ax.set_title(titulo)
+    if valores:
+        medio = vmin + (vmax - vmin) / 2
+        for i in range(n_filas):
+            for j in range(n_columnas):
+                if np.isnan(datos[i, j]):
+                    continue
+                color = "white" if datos[i, j] > medio else TINTA
+                ax.text(j, i, formato.format(datos[i, j]), ha="center", va="center", color=color, fontsize=11)
+    if barra:
+        fig.colorbar(imagen, ax=ax, fraction=0.046, pad=0.04)
+    return fig, ax
+
+
+def mapas_de_calor(matrices, titulos=None, filas=None, columnas=None, *, columnas_figura=4, **opciones):
+    """Dibuja varias tablas lado a lado (una por cabeza, por ejemplo); devuelve (fig, ejes)."""
+    matrices = [_a_numpy(m) for m in matrices]
+    n = len(matrices)
+    if titulos is not None and len(titulos) != n:
+        raise ValueError(f"Diste {len(titulos)} títulos para {n} tablas: deben coincidir.")
+    por_fila = min(columnas_figura, n)
+    n_filas_figura = (n + por_fila - 1) // por_fila
+    alto, ancho = matrices[0].shape
+    fig, ejes = plt.subplots(
+        n_filas_figura, por_fila,
+        figsize=(por_fila * max(3.0, 0.45 * ancho + 1.4), n_filas_figura * max(2.8, 0.4 * alto + 1.4)),
+        squeeze=False,
+    )
+    for k, eje in enumerate(ejes.flat):
+        if k >= n:
+            eje.axis("off")
+            continue
+        mostrar_filas = filas if k % por_fila == 0 else [""] * alto if filas is not None else None
+        mapa_de_calor(
+            matrices[k], mostrar_filas, columnas, ax=eje, barra=False,
+            titulo=titulos[k] if titulos is not None else None, **opciones,
+        )
+    fig.tight_layout()
+    return fig, ejes
+
+
+def curvas_de_aprendizaje(historial, *, eje_x="paso", titulo="Curvas de aprendizaje", etiqueta_y="pérdida",
+                          ax=None, log=False):
+    """Dibuja varias series {nombre: (xs, ys)} o {nombre: ys}; devuelve (fig, ax)."""
+    if ax is None:
+        fig, ax = plt.subplots()
+    else:
+        fig = ax.figure
+    for nombre, serie in historial.items():
+        if isinstance(serie, tuple) and len(serie) == 2:
+            xs, ys = serie
+        else:
+            ys = list(serie)
+            xs = list(range(1, len(ys) + 1))
+        ax.plot(xs, ys, marker="o" if len(ys) <= 30 else None, label=nombre)
+    if log:
+        ax.set_yscale("log")
+    ax.set_xlabel(eje_x)
+    ax.set_ylabel(etiqueta_y)
+    ax.set_title(titulo)
+    ax.legend()
+    return fig, ax
+
+
+def barras_de_pesos(pesos, etiquetas, *, ax=None, titulo=None, color=TINTA):
+    """Barras con el porcentaje de cada peso escrito encima; devuelve (fig, ax)."""
+    pesos = np.asarray(pesos.detach().cpu() if hasattr(pesos, "detach") else pesos, dtype=float).ravel()
+    if len(etiquetas) != len(pesos):
+        raise ValueError(f"Hay {len(pesos)} pesos y {len(etiquetas)} etiquetas: deben coincidir.")
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(pesos) + 1.5), 3.6))
+    else:
+        fig = ax.figure
+    barras = ax.bar(range(len(pesos)), pesos, color=color)
+    for barra, p in zip(barras, pesos):
+        ax.text(barra.get_x() + barra.get_width() / 2, p + 0.02, f"{100 * p:.0f} %", ha="center", va="bottom")
+    ax.set_xticks(range(len(pesos)))
+    ax.set_xticklabels(etiquetas)
+    ax.set_ylim(0, 1.15)
+    ax.set_ylabel("peso")
+    if titulo:
+        ax.set_title(titulo)
+    return fig, ax

@@ -87,8 +87,8 @@ def mapa_de_calor(
             )
         datos = np.where(oculto, np.nan, datos)
     if ax is None:
-        ancho = max(3.5, 0.6 * n_columnas + 2.0)
-        alto = max(3.0, 0.5 * n_filas + 1.5)
+        ancho = max(5.0, 0.75 * n_columnas + 2.5)
+        alto = max(4.0, 0.6 * n_filas + 1.8)
         fig, ax = plt.subplots(figsize=(ancho, alto))
     else:
         fig = ax.figure
@@ -194,3 +194,23 @@ def barras_de_pesos(pesos, etiquetas, *, ax=None, titulo=None, color=TINTA):
     if titulo:
         ax.set_title(titulo)
     return fig, ax
+
+
+def tabla_de_texto(matriz, filas=None, columnas=None, decimales=2):
+    """Devuelve una tabla (filas × columnas) como texto alineado, con palabras como rótulos y sin «-0.00»."""
+    datos = _a_numpy(matriz)
+    filas = [str(f) for f in (filas if filas is not None else range(datos.shape[0]))]
+    columnas = [str(c) for c in (columnas if columnas is not None else range(datos.shape[1]))]
+    if len(filas) != datos.shape[0] or len(columnas) != datos.shape[1]:
+        raise ValueError(
+            f"La tabla tiene forma {datos.shape}, pero diste {len(filas)} rótulos de fila y "
+            f"{len(columnas)} de columna."
+        )
+    # Sumar 0.0 tras redondear convierte -0.0 en 0.0, que se imprime igual en cualquier máquina.
+    celdas = [[f"{round(float(x), decimales) + 0.0:.{decimales}f}" for x in fila] for fila in datos]
+    ancho = max([len(c) for c in columnas] + [len(x) for fila in celdas for x in fila])
+    margen = max(len(f) for f in filas)
+    lineas = [" " * margen + "  " + "  ".join(c.rjust(ancho) for c in columnas)]
+    for rotulo, fila in zip(filas, celdas):
+        lineas.append(rotulo.ljust(margen) + "  " + "  ".join(x.rjust(ancho) for x in fila))
+    return "\n".join(lineas)

@@ -50,7 +50,7 @@ def _ejecutar(orden, **opciones):
 
 def preparar_entorno():
     """Crea .venv e instala requirements.txt y el paquete `utilidades` si hace falta."""
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 (se ejecuta con el Python del sistema, antes del entorno)
         sys.exit(f"El curso necesita Python 3.11 o posterior; este es {sys.version.split()[0]}.")
     if not PYTHON.exists():
         print(f"Creando el entorno virtual en {ENTORNO} …", flush=True)

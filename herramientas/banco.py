@@ -78,7 +78,8 @@ def main(argumentos):
         pico_max = max(pico_max, pico)
         if segundos > (peor[2] or 0):
             peor = (nombre, indice, segundos)
-    print(f"{'TOTAL':58s} {suma:7.1f}s   más lenta: {peor[0]} #{peor[1]} ({peor[2]:.1f}s)   pico máx.: {pico_max:.0f} MiB")
+    print(f"{'TOTAL':58s} {suma:7.1f}s   más lenta: {peor[0]} #{peor[1]} ({peor[2]:.1f}s)"
+          f"   pico máx.: {pico_max:.0f} MiB")
 
 
 if __name__ == "__main__":

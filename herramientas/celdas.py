@@ -30,7 +30,8 @@ import sys
 if "google.colab" in sys.modules:
     carpeta = "{CARPETA_COLAB}"
     if not os.path.isdir(carpeta):
-        subprocess.run(["git", "clone", "--depth", "1", "{REPOSITORIO}", carpeta], check=True)
+        repositorio = "{REPOSITORIO}"
+        subprocess.run(["git", "clone", "--depth", "1", repositorio, carpeta], check=True)
     sys.path.insert(0, carpeta)
 
 from utilidades.configuracion import preparar

@@ -1,7 +1,7 @@
 """Guardia de sincronía: el código que enseña cada cuaderno es exactamente el de `utilidades`.
 
-Una celda que empieza con `# guardar: utilidades/MODULO.py` enseña funciones, clases o constantes de ese
-módulo. Cada definición de la celda se compara, por su árbol sintáctico (`ast.unparse`), con la del
+Una celda que empieza con `# guardar: utilidades/MODULO.py` enseña funciones, clases o constantes
+(nombres en MAYÚSCULAS) de ese módulo; el resto de la celda puede usarlas para mostrar algo. Cada definición de la celda se compara, por su árbol sintáctico (`ast.unparse`), con la del
 módulo: comentarios y comillas pueden cambiar; el código no.
 """
 
@@ -21,11 +21,14 @@ def _nombre(nodo):
     """Nombre de una definición de nivel superior (o None si no es una que se compare)."""
     if isinstance(nodo, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return nodo.name
+    # De las asignaciones solo cuentan las constantes (MAYÚSCULAS); el resto es código de demostración.
     if isinstance(nodo, ast.Assign) and len(nodo.targets) == 1 and isinstance(nodo.targets[0], ast.Name):
-        return nodo.targets[0].id
-    if isinstance(nodo, ast.AnnAssign) and isinstance(nodo.target, ast.Name):
-        return nodo.target.id
-    return None
+        nombre = nodo.targets[0].id
+    elif isinstance(nodo, ast.AnnAssign) and isinstance(nodo.target, ast.Name):
+        nombre = nodo.target.id
+    else:
+        return None
+    return nombre if nombre.isupper() else None
 
 
 def definiciones(codigo):
@@ -96,7 +99,7 @@ def _leccion(ruta):
 def test_una_leccion_solo_importa_lo_ya_ensenado():
     """Una lección no importa de `utilidades` algo que se enseña en una lección posterior."""
     ensenado_en = {}
-    for ruta, _, modulo, codigo in CELDAS:
+    for ruta, _, _modulo, codigo in CELDAS:
         if "soluciones" not in ruta.parts:
             for nombre in definiciones(codigo):
                 ensenado_en.setdefault(nombre, _leccion(ruta))

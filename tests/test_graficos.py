@@ -1,0 +1,74 @@
+"""Pruebas del aspecto del curso: importar no cambia nada, los mapas de calor y las tablas de texto."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import importlib  # noqa: E402
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+import torch  # noqa: E402
+
+from utilidades import graficos  # noqa: E402
+
+
+def test_importar_no_cambia_rcparams():
+    antes = dict(plt.rcParams)
+    importlib.reload(graficos)
+    assert dict(plt.rcParams) == antes
+
+
+def test_mapa_de_pesos_va_de_blanco_a_tinta():
+    assert graficos.MAPA_PESOS(0.0)[:3] == pytest.approx((1.0, 1.0, 1.0))
+    assert graficos.MAPA_PESOS(1.0)[:3] == pytest.approx(matplotlib.colors.to_rgb(graficos.TINTA))
+
+
+def test_mapa_de_calor_rotula_y_escribe_valores():
+    palabras = ["Ana", "sacó", "plata"]
+    fig, ax = graficos.mapa_de_calor(torch.eye(3) * 0.5, palabras, palabras, valores=True, titulo="t")
+    assert [t.get_text() for t in ax.get_xticklabels()] == palabras
+    assert [t.get_text() for t in ax.get_yticklabels()] == palabras
+    textos = [t.get_text() for t in ax.texts]
+    assert textos.count("0.50") == 3 and textos.count("0.00") == 6
+    plt.close(fig)
+
+
+def test_mapa_de_calor_deja_en_blanco_lo_oculto():
+    oculto = np.triu(np.ones((3, 3), dtype=bool), k=1)
+    fig, ax = graficos.mapa_de_calor(np.full((3, 3), 0.3), valores=True, oculto=oculto)
+    assert len(ax.texts) == 6, "las 3 celdas ocultas no llevan número"
+    datos = ax.images[0].get_array()
+    assert np.ma.is_masked(datos[0, 2]) or np.isnan(datos[0, 2])
+    plt.close(fig)
+
+
+def test_mapa_de_calor_entradas_malas():
+    with pytest.raises(ValueError, match="2 dimensiones"):
+        graficos.mapa_de_calor(torch.zeros(2, 3, 3))
+    with pytest.raises(ValueError, match="etiquetas"):
+        graficos.mapa_de_calor(torch.zeros(3, 3), ["a", "b"])
+
+
+def test_mapas_de_calor_uno_por_cabeza():
+    fig, ejes = graficos.mapas_de_calor([np.eye(4)] * 3, ["c1", "c2", "c3"], columnas_figura=2)
+    assert ejes.shape == (2, 2)
+    assert [e.get_title() for e in ejes.flat[:3]] == ["c1", "c2", "c3"]
+    assert not ejes.flat[3].axison
+    plt.close(fig)
+
+
+def test_tabla_de_texto_sin_menos_cero():
+    texto = graficos.tabla_de_texto([[-0.001, 1.0]], ["fila"], ["a", "b"])
+    assert "-0.00" not in texto
+    assert texto.splitlines()[1].split() == ["fila", "0.00", "1.00"]
+
+
+def test_curvas_y_barras():
+    fig, ax = graficos.curvas_de_aprendizaje({"entrenamiento": [3, 2, 1], "validación": ([1, 3], [3.5, 2.5])})
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["entrenamiento", "validación"]
+    plt.close(fig)
+    fig, ax = graficos.barras_de_pesos([0.61, 0.28, 0.11], ["plata", "banco", "el"])
+    assert [t.get_text() for t in ax.texts] == ["61 %", "28 %", "11 %"]
+    plt.close(fig)

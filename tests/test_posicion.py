@@ -1,0 +1,140 @@
+"""Pruebas de la lección 06: posiciones sinusoidales y comprobaciones de sus ejercicios."""
+
+import math
+
+import pytest
+import torch
+
+from utilidades.ejercicios import evaluar
+from utilidades.posicion import posicion_sinusoidal
+
+
+def _formula_escalar(pos, columna, d_modelo):
+    """PE(pos, columna) con la fórmula del artículo, número a número."""
+    i2 = columna - columna % 2  # 2i
+    angulo = pos / 10000 ** (i2 / d_modelo)
+    return math.sin(angulo) if columna % 2 == 0 else math.cos(angulo)
+
+
+@pytest.mark.parametrize("largo,d_modelo", [(1, 2), (7, 4), (50, 32), (20, 6)])
+def test_igual_a_la_formula_escalar(largo, d_modelo):
+    tabla = posicion_sinusoidal(largo, d_modelo)
+    assert tabla.shape == (largo, d_modelo)
+    assert tabla.dtype == torch.float32
+    esperado = torch.tensor(
+        [[_formula_escalar(p, c, d_modelo) for c in range(d_modelo)] for p in range(largo)], dtype=torch.float64
+    )
+    assert torch.allclose(tabla.double(), esperado, atol=1e-5)
+
+
+def test_valores_del_temario():
+    tabla = posicion_sinusoidal(50, 32)
+    esperado = torch.tensor([[0.00, 1.00, 0.00, 1.00], [0.84, 0.54, 0.53, 0.85], [0.91, -0.42, 0.90, 0.43]])
+    assert torch.allclose(tabla[:3, :4], esperado, atol=0.005)
+
+
+def test_la_similitud_solo_depende_de_la_distancia():
+    P = posicion_sinusoidal(60, 16).double()
+    similitud = P @ P.T
+    omega = 1 / 10000 ** (torch.arange(0, 16, 2, dtype=torch.float64) / 16)
+    for k in range(60):
+        diagonal = torch.diagonal(similitud, k)
+        assert torch.allclose(diagonal, torch.full_like(diagonal, torch.cos(omega * k).sum().item()), atol=1e-4)
+
+
+def test_ninguna_posicion_se_repite():
+    P = posicion_sinusoidal(200, 32).double()
+    distancias = torch.cdist(P, P)
+    distancias.fill_diagonal_(float("inf"))
+    assert distancias.min() > 0.5
+
+
+def test_d_impar_da_un_error_claro():
+    with pytest.raises(ValueError, match="d_modelo debe ser par.*7"):
+        posicion_sinusoidal(10, 7)
+
+
+def test_la_atencion_sin_posicion_es_equivariante_y_con_posicion_no():
+    from utilidades.atencion import AtencionMulticabeza
+
+    torch.manual_seed(0)
+    capa = AtencionMulticabeza(16, 4)
+    x = torch.randn(1, 6, 16)
+    permutacion = torch.tensor([3, 0, 5, 1, 4, 2])
+    with torch.no_grad():
+        assert torch.allclose(capa(x[:, permutacion]), capa(x)[:, permutacion], atol=1e-6)
+        pe = posicion_sinusoidal(6, 16)
+        assert not torch.allclose(capa(x[:, permutacion] + pe), capa(x + pe)[:, permutacion], atol=1e-3)
+
+
+# --- Ejercicios -----------------------------------------------------------------------------------------
+
+
+def _sumar_bien(x):
+    return x + posicion_sinusoidal(x.shape[1], x.shape[2])
+
+
+def _sumar_en_su_sitio(x):
+    x += posicion_sinusoidal(x.shape[1], x.shape[2])
+    return x
+
+
+def _solo_posiciones(x):
+    return posicion_sinusoidal(x.shape[1], x.shape[2]).expand_as(x)
+
+
+def _sin_return(x):
+    x + posicion_sinusoidal(x.shape[1], x.shape[2])
+
+
+def _largo_equivocado(x):
+    return x + posicion_sinusoidal(x.shape[0], x.shape[2])  # usa el tamaño del lote en vez de L
+
+
+SOLUCIONES = {
+    "06.1": [math.sin(3), math.cos(3)],
+    "06.2": 2 * math.pi * 10000 ** (2 / 32),
+    "06.3": _sumar_bien,
+    "06.4": [32768, 0],
+}
+
+ERRONEAS = [
+    ("06.1", [math.cos(3), math.sin(3)], "orden"),
+    ("06.1", [math.sin(math.radians(3)), math.cos(math.radians(3))], "radianes"),
+    ("06.1", [0.5, 0.5], "10000"),
+    ("06.1", 0.14, "dos números"),
+    ("06.2", 10000 ** (2 / 32), "2π"),
+    ("06.2", 6.28, "2i = 2"),
+    ("06.3", _sumar_en_su_sitio, "en su sitio"),
+    ("06.3", _solo_posiciones, "solo las posiciones"),
+    ("06.3", _sin_return, "return"),
+    ("06.3", _largo_equivocado, "L filas"),
+    ("06.3", 3, "función"),
+    ("06.4", [512, 0], "d_modelo"),
+    ("06.4", [32768, 32768], "no se entrena"),
+]
+
+
+@pytest.mark.parametrize("clave", sorted(SOLUCIONES))
+def test_la_solucion_pasa(clave):
+    veredicto = evaluar(clave, SOLUCIONES[clave])
+    assert veredicto.correcto, veredicto.mensaje
+
+
+@pytest.mark.parametrize("clave,respuesta,trozo", ERRONEAS, ids=[f"{c}-{t}" for c, _, t in ERRONEAS])
+def test_una_respuesta_erronea_recibe_pista(clave, respuesta, trozo):
+    veredicto = evaluar(clave, respuesta)
+    assert not veredicto.correcto
+    assert veredicto.mensaje.startswith("Pista:")
+    assert trozo in veredicto.mensaje
+
+
+@pytest.mark.parametrize("clave", sorted(SOLUCIONES))
+def test_los_tres_puntos_no_pasan(clave):
+    assert not evaluar(clave, ...).correcto
+
+
+def test_hay_al_menos_tres_ejercicios():
+    from utilidades.ejercicios import ejercicios_registrados
+
+    assert len(ejercicios_registrados("06")) >= 3

@@ -1,8 +1,9 @@
 """Guardia de sincronía: el código que enseña cada cuaderno es exactamente el de `utilidades`.
 
 Una celda que empieza con `# guardar: utilidades/MODULO.py` enseña funciones, clases o constantes
-(nombres en MAYÚSCULAS) de ese módulo; el resto de la celda puede usarlas para mostrar algo. Cada definición de la celda se compara, por su árbol sintáctico (`ast.unparse`), con la del
-módulo: comentarios y comillas pueden cambiar; el código no.
+(nombres en MAYÚSCULAS) de ese módulo; el resto de la celda puede usarlas para mostrar algo.
+Cada definición de la celda se compara, por su árbol sintáctico (`ast.unparse`), con la del módulo:
+comentarios y comillas pueden cambiar; el código no.
 """
 
 import ast

@@ -1,0 +1,207 @@
+"""Pruebas de la lección 03: escala √d, temperatura, sus paneles interactivos y sus ejercicios."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from utilidades.atencion import atencion
+from utilidades.ejercicios import evaluar
+from utilidades.escala import (
+    experimento_de_escala,
+    softmax_con_temperatura,
+    texto_de_porcentajes,
+    vista_de_escala,
+    vista_de_temperatura,
+)
+
+PUNTAJES = torch.tensor([2.0, 1.0, 0.5, -1.0], dtype=torch.float64)
+
+
+# --- El experimento de escala ---------------------------------------------------------------------------
+
+
+def test_experimento_da_las_cifras_del_temario():
+    r = experimento_de_escala([2, 64, 512])
+    assert [round(r[d]["desviacion_cruda"], 1) for d in (2, 64, 512)] == [1.5, 8.0, 23.3]
+    assert [round(r[d]["peso_mayor_crudo"], 2) for d in (2, 64, 512)] == [0.40, 0.87, 0.96]
+    assert [round(r[d]["peso_mayor_escalado"], 2) for d in (2, 64, 512)] == [0.32, 0.36, 0.37]
+    for d in (2, 64, 512):
+        assert abs(r[d]["desviacion_escalada"] - 1) < 0.1
+
+
+def test_la_desviacion_cruda_crece_como_raiz_de_d():
+    r = experimento_de_escala([16, 256], consultas=4000, semilla=3)
+    for d in (16, 256):
+        assert r[d]["desviacion_cruda"] / math.sqrt(d) == pytest.approx(1, abs=0.1)
+
+
+def test_experimento_es_reproducible_y_depende_de_la_semilla():
+    assert experimento_de_escala([8], semilla=5) == experimento_de_escala([8], semilla=5)
+    assert experimento_de_escala([8], semilla=5) != experimento_de_escala([8], semilla=6)
+
+
+# --- Temperatura ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("T,esperado", [
+    (0.25, [0.98, 0.02, 0.00, 0.00]),
+    (0.5, [0.84, 0.11, 0.04, 0.00]),
+    (1, [0.61, 0.22, 0.14, 0.03]),
+    (4, [0.34, 0.27, 0.23, 0.16]),
+])
+def test_tabla_de_temperaturas_del_temario(T, esperado):
+    pesos = softmax_con_temperatura(PUNTAJES, T)
+    assert [round(p, 2) for p in pesos.tolist()] == esperado
+    assert pesos.sum().item() == pytest.approx(1.0)
+
+
+def test_temperatura_contra_la_formula_y_el_orden():
+    torch.manual_seed(0)
+    s = torch.randn(3, 7, dtype=torch.float64)
+    for T in (0.1, 0.7, 3.0):
+        formula = torch.exp(s / T) / torch.exp(s / T).sum(dim=-1, keepdim=True)
+        pesos = softmax_con_temperatura(s, T)
+        assert torch.allclose(pesos, formula, atol=1e-12)
+        assert torch.equal(pesos.argsort(dim=-1), s.argsort(dim=-1))
+
+
+def test_temperatura_extremos():
+    assert softmax_con_temperatura(PUNTAJES, 1e-3).tolist() == pytest.approx([1, 0, 0, 0], abs=1e-9)
+    assert softmax_con_temperatura(PUNTAJES, 1e6).tolist() == pytest.approx([0.25] * 4, abs=1e-5)
+
+
+def test_dividir_por_raiz_de_d_es_temperatura_raiz_de_d():
+    torch.manual_seed(1)
+    Q, K, V = torch.randn(4, 32), torch.randn(6, 32), torch.randn(6, 3)
+    _, pesos = atencion(Q, K, V)
+    assert torch.allclose(pesos, softmax_con_temperatura(Q @ K.T, math.sqrt(32)), atol=1e-6)
+    esperado = torch.nn.functional.scaled_dot_product_attention(Q, K, V)
+    assert torch.allclose(atencion(Q, K, V)[0], esperado, atol=1e-6)
+
+
+@pytest.mark.parametrize("T", [0, -1.0])
+def test_temperatura_no_positiva_da_error_claro(T):
+    with pytest.raises(ValueError, match="La temperatura debe ser positiva"):
+        softmax_con_temperatura(PUNTAJES, T)
+
+
+# --- La lógica de las figuras y de los paneles ---------------------------------------------------------
+
+
+def test_texto_de_porcentajes():
+    assert texto_de_porcentajes([0.5, 0.25, 0.25], ["a", "b", "c"]) == "a 50 % · b 25 % · c 25 %"
+    with pytest.raises(ValueError, match="deben coincidir"):
+        texto_de_porcentajes([0.5, 0.5], ["a"])
+
+
+def test_vistas_devuelven_texto_y_figura():
+    import matplotlib.pyplot as plt
+
+    texto, fig = vista_de_temperatura(1.0)
+    assert texto == "T = 1.00: plata 61 % · sacó 22 % · Ana 14 % · del 3 %"
+    plt.close(fig)
+    texto, fig = vista_de_escala(64)
+    assert texto.startswith("d = 64: desviación cruda")
+    assert len(fig.axes) == 2
+    plt.close(fig)
+
+
+def test_panel_de_temperatura_se_actualiza_al_mover_el_deslizador():
+    import ipywidgets as widgets
+
+    from utilidades.paneles import Panel
+
+    deslizador = widgets.FloatSlider(value=1.0, min=0.1, max=8.0, step=0.05)
+    panel = Panel({"T": deslizador}, vista_de_temperatura)
+    assert "plata 61 %" in panel.texto.value
+    primera = bytes(panel.imagen.value)
+    assert primera.startswith(b"\x89PNG")
+    deslizador.value = 0.25
+    assert "plata 98 %" in panel.texto.value
+    assert bytes(panel.imagen.value) != primera
+    deslizador.value = 4.0
+    assert panel.texto_plano == "T = 4.00: plata 34 % · sacó 27 % · Ana 23 % · del 16 %"
+
+
+def test_panel_de_escala_se_actualiza_al_mover_d():
+    import ipywidgets as widgets
+
+    from utilidades.paneles import Panel
+
+    deslizador = widgets.IntSlider(value=64, min=1, max=512)
+    panel = Panel({"d": deslizador}, vista_de_escala)
+    assert panel.texto_plano.startswith("d = 64:")
+    deslizador.value = 2
+    assert panel.texto_plano.startswith("d = 2:")
+
+
+# --- Ejercicios -----------------------------------------------------------------------------------------
+
+
+def _softmax_np(puntajes, T):
+    z = np.asarray(puntajes, dtype=float) / T
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _softmax_np_ingenuo(puntajes, T):
+    e = np.exp(np.asarray(puntajes, dtype=float) / T)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _softmax_np_eje_equivocado(puntajes, T):
+    e = np.exp(np.asarray(puntajes, dtype=float) / T)
+    return e / e.sum()
+
+
+def _sin_completar(puntajes, T):
+    ...
+
+
+@pytest.mark.parametrize("clave,respuesta", [
+    ("03.1", 16),
+    ("03.2", softmax_con_temperatura(PUNTAJES, 2.0)),
+    ("03.2", [0.43, 0.26, 0.21, 0.10]),
+    ("03.3", _softmax_np),
+    ("03.4", 8),
+    ("03.4", math.sqrt(64)),
+])
+def test_ejercicios_soluciones_correctas(clave, respuesta):
+    veredicto = evaluar(clave, respuesta)
+    assert veredicto.correcto, veredicto.mensaje
+
+
+@pytest.mark.parametrize("clave,respuesta,en_la_pista", [
+    ("03.1", 256, "varianza"),
+    ("03.1", 1, "después de dividir"),
+    ("03.1", 4, "Pista"),
+    ("03.2", [0.84, 0.11, 0.04, 0.00], "multiplicaste"),
+    ("03.2", [0.61, 0.22, 0.14, 0.03], "Pista"),
+    ("03.2", [0.5, 0.5], "forma"),
+    ("03.3", _softmax_np_ingenuo, "Resta el máximo"),
+    ("03.3", _softmax_np_eje_equivocado, "Pista"),
+    ("03.3", _sin_completar, "no devuelve nada"),
+    ("03.3", 0.5, "función"),
+    ("03.4", 64, "Pista"),
+    ("03.4", 0.125, "no lo inviertas"),
+])
+def test_ejercicios_respuestas_erroneas_reciben_pista(clave, respuesta, en_la_pista):
+    veredicto = evaluar(clave, respuesta)
+    assert not veredicto.correcto
+    assert en_la_pista in veredicto.mensaje
+
+
+@pytest.mark.parametrize("clave", ["03.1", "03.2", "03.3", "03.4"])
+def test_ejercicios_sin_responder(clave):
+    veredicto = evaluar(clave, ...)
+    assert not veredicto.correcto
+    assert "tres puntos" in veredicto.mensaje
+
+
+def test_las_pistas_no_dan_la_solucion():
+    for respuesta in (256, 1, 4):
+        assert "16" not in evaluar("03.1", respuesta).mensaje
+    assert "0.43" not in evaluar("03.2", [0.1, 0.2, 0.3, 0.4]).mensaje
+    assert "= 8" not in evaluar("03.4", 64).mensaje

@@ -1,0 +1,94 @@
+"""Comprobaciones de los ejercicios de la lección 03 (escala √d y temperatura)."""
+
+import numpy as np
+
+from utilidades.ejercicios import a_numpy, bien, comparar_numeros, ejercicio, es_cercano, pista
+
+PUNTAJES = np.array([2.0, 1.0, 0.5, -1.0])
+
+
+def _softmax(puntajes, T):
+    """Referencia en NumPy, estable: resta el máximo de cada fila antes de exponenciar."""
+    z = np.asarray(puntajes, dtype=float) / T
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+@ejercicio("03.1")
+def desviacion_para_d_256(respuesta):
+    valor = a_numpy(respuesta)
+    if valor is None or valor.size != 1:
+        return pista("la respuesta es un solo número.")
+    valor = float(valor.ravel()[0])
+    if es_cercano(valor, 256, 0.5):
+        return pista("256 es la varianza de q·k (suma de 256 productos de varianza 1); "
+                     "la desviación típica es otra cosa.")
+    if es_cercano(valor, 1, 0.2):
+        return pista("≈ 1 es la desviación después de dividir por √d; aquí se pregunta por los puntajes crudos.")
+    if es_cercano(valor, 16, 0.5):
+        return bien("La desviación crece como √d: por eso dividir por √d la devuelve a 1.")
+    return pista("cada producto q_i·k_i tiene varianza 1 y q·k suma d de ellos; "
+                 "¿cuál es la varianza de la suma y cuál su desviación?")
+
+
+@ejercicio("03.2")
+def pesos_con_t_2(respuesta):
+    valor = a_numpy(respuesta)
+    if valor is not None and valor.shape == (4,) and np.allclose(valor, _softmax(PUNTAJES, 0.5), atol=0.01):
+        return pista("esos son los pesos con T = 0.5: ¿multiplicaste los puntajes por T en vez de dividirlos?")
+    veredicto = comparar_numeros(
+        respuesta, _softmax(PUNTAJES, 2.0),
+        pista_forma="da un peso por palabra («plata», «sacó», «Ana», «del»).",
+        pista_valor="divide cada puntaje entre T = 2 y luego aplica softmax; los pesos deben sumar 1.",
+    )
+    if veredicto.correcto:
+        return bien("Con T = 2 «plata» sigue siendo la favorita, pero ya no se lo lleva casi todo.")
+    return veredicto
+
+
+@ejercicio("03.3")
+def softmax_en_numpy(funcion):
+    if not callable(funcion):
+        return pista("la respuesta es la función `softmax_con_temperatura_np` (sin paréntesis), no un número.")
+    casos = [
+        (PUNTAJES, 1.0),
+        (PUNTAJES, 0.25),
+        (np.array([[0.0, 0.0, 0.0], [3.0, -1.0, 2.0]]), 4.0),
+        (np.array([[1.0, 2.0], [5.0, 5.0]]), 0.5),
+        (np.array([1000.0, 999.0, 998.0]), 1.0),
+    ]
+    for puntajes, T in casos:
+        with np.errstate(all="ignore"):  # un desbordamiento se explica en la pista, sin avisos
+            resultado = funcion(puntajes.copy(), T)
+        if resultado is None:
+            return pista("tu función todavía no devuelve nada: termina con `return pesos`.")
+        with np.errstate(all="ignore"):
+            valor = a_numpy(resultado)
+        esperado = _softmax(puntajes, T)
+        if valor is None or valor.shape != esperado.shape:
+            return pista(f"con puntajes de forma {puntajes.shape} tu función devuelve forma "
+                         f"{None if valor is None else valor.shape}; debe devolver la misma forma, "
+                         f"con el softmax sobre el último eje (axis=-1, keepdims=True).")
+        if not np.all(np.isfinite(valor)):
+            return pista("con puntajes grandes como 1000, np.exp se desborda y sale NaN. Resta el máximo de "
+                         "cada fila antes de exponenciar: el resultado no cambia, porque se cancela arriba y abajo.")
+        if not np.allclose(valor, esperado, atol=1e-6):
+            return pista(f"con T = {T} tus pesos no coinciden con los esperados. Divide entre T antes de "
+                         f"exponenciar y normaliza cada fila (último eje) para que sume 1.")
+    return bien("Es lo que hace torch.softmax por dentro, incluido el truco de restar el máximo.")
+
+
+@ejercicio("03.4")
+def temperatura_de_la_escala(respuesta):
+    valor = a_numpy(respuesta)
+    if valor is None or valor.size != 1:
+        return pista("la respuesta es un solo número.")
+    valor = float(valor.ravel()[0])
+    if es_cercano(valor, 64, 0.1):
+        return pista("compara softmax(s / √d) con softmax(s / T): ¿qué número hace el papel de T?")
+    if es_cercano(valor, 1 / 8, 0.01):
+        return pista("dividir por T es lo mismo que dividir por √d; no lo inviertas.")
+    if es_cercano(valor, 8, 0.01):
+        return bien("Dividir por √d es una temperatura fija T = √d = 8.")
+    return pista("escribe la fórmula de la temperatura y la de la atención escalada una junto a otra.")

@@ -1,0 +1,96 @@
+"""Escala √d y temperatura (lección 03): por qué se divide por √d y cómo la temperatura concentra la atención."""
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+from utilidades.graficos import ACENTO, GRIS, TINTA, barras_de_pesos
+
+
+def softmax_con_temperatura(puntajes, T=1.0):
+    """Devuelve exp(s_j / T) / Σ exp(s_m / T) sobre la última dimensión (misma forma que `puntajes`)."""
+    if T <= 0:
+        raise ValueError(
+            f"La temperatura debe ser positiva, pero vale {T}. Con T cerca de 0 la atención se concentra en "
+            f"el puntaje mayor; con T grande se reparte por igual. Prueba con T = 0.25, 1 o 4."
+        )
+    return torch.softmax(puntajes / T, dim=-1)
+
+
+def experimento_de_escala(dimensiones, consultas=1000, claves=8, semilla=0):
+    """Compara puntajes crudos q·k y escalados q·k/√d; devuelve {d: {"desviacion_cruda": ..., ...}}."""
+    generador = torch.Generator().manual_seed(semilla)
+    resultados = {}
+    for d in dimensiones:
+        Q = torch.randn(consultas, d, generator=generador)  # (consultas, d)
+        K = torch.randn(claves, d, generator=generador)  # (claves, d)
+        crudos = Q @ K.T  # (consultas, claves)
+        escalados = crudos / math.sqrt(d)
+        resultados[d] = {
+            "desviacion_cruda": crudos.std().item(),
+            "desviacion_escalada": escalados.std().item(),
+            "peso_mayor_crudo": torch.softmax(crudos, dim=-1).max(dim=-1).values.mean().item(),
+            "peso_mayor_escalado": torch.softmax(escalados, dim=-1).max(dim=-1).values.mean().item(),
+        }
+    return resultados
+
+
+# --- Lo que dibujan y escriben las figuras y los deslizadores de la lección (no se enseña en una celda) ---
+
+PUNTAJES_EJEMPLO = [2.0, 1.0, 0.5, -1.0]
+PALABRAS_EJEMPLO = ["plata", "sacó", "Ana", "del"]
+
+
+def texto_de_porcentajes(pesos, etiquetas):
+    """Devuelve una línea «plata 61 % · sacó 22 % · …» con los pesos en porcentaje entero."""
+    pesos = torch.as_tensor(pesos, dtype=torch.float64).ravel()
+    if len(etiquetas) != len(pesos):
+        raise ValueError(f"Hay {len(pesos)} pesos y {len(etiquetas)} etiquetas: deben coincidir.")
+    return " · ".join(f"{e} {100 * p:.0f} %" for e, p in zip(etiquetas, pesos.tolist()))
+
+
+def vista_de_temperatura(T, puntajes=None, etiquetas=None):
+    """Lo que muestra el deslizador de T: devuelve (texto con los porcentajes, figura de barras)."""
+    puntajes = torch.tensor(PUNTAJES_EJEMPLO if puntajes is None else puntajes, dtype=torch.float64)
+    etiquetas = PALABRAS_EJEMPLO if etiquetas is None else etiquetas
+    pesos = softmax_con_temperatura(puntajes, T)
+    texto = f"T = {T:.2f}: " + texto_de_porcentajes(pesos, etiquetas)
+    fig, ax = barras_de_pesos(pesos, etiquetas, titulo=f"Pesos con temperatura T = {T:.2f}")
+    ax.axhline(1 / len(etiquetas), color=GRIS, lw=1.2, ls="--")
+    ax.text(len(etiquetas) - 0.5, 1 / len(etiquetas) + 0.02, "reparto igual", color=GRIS, ha="right", fontsize=11)
+    return texto, fig
+
+
+def vista_de_escala(d, consultas=1000, claves=8, semilla=0):
+    """Lo que muestra el deslizador de d: devuelve (texto con las cifras, figura con los dos histogramas)."""
+    r = experimento_de_escala([d], consultas, claves, semilla)[d]
+    generador = torch.Generator().manual_seed(semilla)
+    Q = torch.randn(consultas, d, generator=generador)
+    K = torch.randn(claves, d, generator=generador)
+    crudos = (Q @ K.T).ravel().numpy()
+    escalados = crudos / math.sqrt(d)
+    texto = (
+        f"d = {d}: desviación cruda {r['desviacion_cruda']:.1f} (√d = {math.sqrt(d):.1f}), "
+        f"escalada {r['desviacion_escalada']:.2f} · peso mayor medio {r['peso_mayor_crudo']:.2f} sin escalar, "
+        f"{r['peso_mayor_escalado']:.2f} escalado"
+    )
+    fig, ejes = plt.subplots(1, 2, figsize=(11, 3.8))
+    limite = max(4.0, float(np.abs(crudos).max()))
+    bordes = np.linspace(-limite, limite, 61)
+    ejes[0].hist(crudos, bins=bordes, color=ACENTO, alpha=0.8, label="q·k")
+    ejes[0].hist(escalados, bins=bordes, color=TINTA, alpha=0.8, label="q·k / √d")
+    ejes[0].set_title(f"Puntajes con d = {d}")
+    ejes[0].set_xlabel("puntaje")
+    ejes[0].set_ylabel("cuántos")
+    ejes[0].legend(loc="upper right")
+    ejes[1].bar([0, 1], [r["peso_mayor_crudo"], r["peso_mayor_escalado"]], color=[ACENTO, TINTA])
+    ejes[1].axhline(1 / claves, color=GRIS, lw=1.2, ls="--")
+    ejes[1].set_xticks([0, 1])
+    ejes[1].set_xticklabels(["sin escalar", "÷ √d"])
+    ejes[1].set_ylim(0, 1.05)
+    ejes[1].set_ylabel("peso mayor medio")
+    ejes[1].set_title(f"¿Cuánto se lleva la clave favorita? ({claves} claves)")
+    fig.tight_layout()
+    return texto, fig

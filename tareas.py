@@ -6,6 +6,7 @@
     python3 tareas.py perturbadas   las pruebas tres veces: normal, con 1 hilo y con otra CPU (avx2)
     python3 tareas.py salidas [CUADERNO ...]   vuelve a ejecutar los cuadernos y guarda sus salidas
     python3 tareas.py banco [CUADERNO ...]     mide tiempo, celda más lenta y memoria de cada cuaderno
+    python3 tareas.py colab [CUADERNO ...]     los ejecuta con las versiones de Colab (.venv-colab)
     python3 tareas.py enlaces       copia la dirección del repositorio en la celda de preparación
 
 El entorno es una carpeta .venv junto a este archivo, instalada desde requirements.txt; solo se
@@ -86,6 +87,9 @@ def abrir(_argumentos):
 
 def pruebas(argumentos, entorno_extra=None):
     """Ejecuta todas las pruebas (unitarias, sincronía, estilo, cuadernos con nbval, navegador)."""
+    from herramientas.navegador import asegurar_chromium
+
+    asegurar_chromium()  # para tests/test_navegador.py; si no puede instalarlo, explica cómo
     return _en_entorno(["-m", "pytest", *argumentos], entorno_extra)
 
 
@@ -111,13 +115,18 @@ def banco(argumentos):
     return _en_entorno(["-m", "herramientas.banco", *argumentos])
 
 
+def colab(argumentos):
+    """Ejecuta los cuadernos con las versiones de Colab (IPython 7.34, ipywidgets 7.7.1, anywidget 0.9)."""
+    return _en_entorno(["-m", "herramientas.colab", *argumentos])
+
+
 def enlaces(_argumentos):
     """Copia la dirección del repositorio en la celda de preparación de cada cuaderno."""
     return _en_entorno(["-c", "from herramientas.celdas import actualizar_enlaces as a; print(*a(), sep='\\n')"])
 
 
 TAREAS = {"abrir": abrir, "pruebas": pruebas, "perturbadas": perturbadas, "salidas": salidas,
-          "banco": banco, "enlaces": enlaces}
+          "banco": banco, "colab": colab, "enlaces": enlaces}
 
 
 def main():

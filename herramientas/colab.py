@@ -1,0 +1,81 @@
+"""Ensayo con las versiones de Google Colab: ejecuta cada cuaderno en un entorno aparte (.venv-colab).
+
+Colab (finales de 2026) trae IPython 7.34, ipywidgets 7.7.1 y anywidget 0.9, más antiguos que los del
+entorno de referencia. Este ensayo instala esas versiones en `.venv-colab` y ejecuta de principio a fin cada
+cuaderno con ellas, fallando si alguna celda lanza un error. No compara salidas (las versiones cambian los
+textos) ni puede probar el navegador de Colab: comprueba que el código Python del curso funciona allí.
+
+Uso: python3 tareas.py colab [CUADERNO ...]
+"""
+
+import os
+import pathlib
+import subprocess
+import sys
+import time
+import venv
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+from herramientas.celdas import RAIZ, cuadernos
+
+ENTORNO = RAIZ / ".venv-colab"
+PYTHON = ENTORNO / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+# torch 2.13.0 en lugar de la 2.11 de Colab: es la compilación para CPU disponible aquí; el resto, como Colab.
+VERSIONES = [
+    "torch==2.13.0", "ipython==7.34.0", "ipywidgets==7.7.1", "anywidget==0.9.21", "ipykernel==6.29.5",
+    "jupyter_client==8.6.3", "numpy", "matplotlib", "scikit-learn", "psutil",
+]
+NUCLEO = "curso-colab"
+
+
+def preparar():
+    """Crea .venv-colab con las versiones de Colab y registra su kernel (solo la primera vez)."""
+    sello = ENTORNO / "versiones.txt"
+    if sello.exists() and sello.read_text() == "\n".join(VERSIONES):
+        return
+    if not PYTHON.exists():
+        venv.EnvBuilder(with_pip=True).create(ENTORNO)
+    subprocess.run([PYTHON, "-m", "pip", "install", "--quiet", *VERSIONES], check=True)
+    subprocess.run([PYTHON, "-m", "pip", "install", "--quiet", "--no-deps", "-e", str(RAIZ)], check=True)
+    subprocess.run([PYTHON, "-m", "ipykernel", "install", "--prefix", str(ENTORNO), "--name", NUCLEO], check=True)
+    sello.write_text("\n".join(VERSIONES))
+
+
+def ensayar(ruta):
+    """Ejecuta un cuaderno con el kernel de .venv-colab; devuelve None si va bien o el texto del error."""
+    cuaderno = nbformat.read(ruta, as_version=4)
+    cliente = NotebookClient(cuaderno, timeout=600, kernel_name=NUCLEO,
+                             resources={"metadata": {"path": str(pathlib.Path(ruta).parent)}})
+    try:
+        cliente.execute()
+    except CellExecutionError as error:
+        return str(error).splitlines()[-1]
+    return None
+
+
+def main(argumentos):
+    preparar()
+    os.environ["JUPYTER_PATH"] = str(ENTORNO / "share" / "jupyter") + os.pathsep + os.environ.get("JUPYTER_PATH", "")
+    version = subprocess.run([PYTHON, "-c", "import IPython, ipywidgets, anywidget, torch; print("
+                              "f'IPython {IPython.__version__} · ipywidgets {ipywidgets.__version__} · "
+                              "anywidget {anywidget.__version__} · torch {torch.__version__}')"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    print(f"Ensayo con versiones de Colab: {version}")
+    fallos = 0
+    for ruta in [pathlib.Path(a) for a in argumentos] or cuadernos():
+        inicio = time.perf_counter()
+        error = ensayar(ruta)
+        estado = "bien" if error is None else f"ERROR: {error}"
+        print(f"  {ruta.relative_to(RAIZ) if ruta.is_absolute() else ruta}: {estado} "
+              f"({time.perf_counter() - inicio:.0f} s)", flush=True)
+        fallos += error is not None
+    print(f"{fallos} cuadernos con errores." if fallos else
+          "Todos los cuadernos se ejecutan con las versiones de Colab.")
+    return 1 if fallos else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,213 @@
+"""Pruebas de la lección 04: AtencionMulticabeza contra nn.MultiheadAttention, errores, selector y ejercicios."""
+
+import functools
+
+import matplotlib.pyplot as plt
+import pytest
+import torch
+import torch.nn.functional as F
+
+from utilidades.atencion import AtencionMulticabeza, atencion
+from utilidades.ejercicios import evaluar
+from utilidades.multicabeza import copiar_a_pytorch, favoritas, vista_de_cabeza
+
+# --- Formas y equivalencias ----------------------------------------------------------------------------
+
+
+def test_formas_del_temario():
+    torch.manual_seed(0)
+    capa = AtencionMulticabeza(16, 4)
+    y = capa(torch.randn(2, 5, 16))
+    assert y.shape == (2, 5, 16)
+    assert capa.pesos.shape == (2, 4, 5, 5)
+    assert torch.allclose(capa.pesos.sum(-1), torch.ones(2, 4, 5))
+    assert sum(p.numel() for p in capa.parameters()) == 1088
+
+
+@pytest.mark.parametrize("d_modelo,cabezas,lote,L", [(16, 4, 2, 5), (12, 3, 1, 7), (8, 1, 3, 4), (32, 8, 2, 9)])
+def test_igual_que_multihead_attention(d_modelo, cabezas, lote, L):
+    torch.manual_seed(d_modelo + cabezas)
+    capa = AtencionMulticabeza(d_modelo, cabezas)
+    mha = copiar_a_pytorch(capa)
+    x = torch.randn(lote, L, d_modelo)
+    y = capa(x)
+    y_torch, pesos_torch = mha(x, x, x, average_attn_weights=False)
+    assert torch.allclose(y, y_torch, atol=1e-6)
+    assert torch.allclose(capa.pesos, pesos_torch, atol=1e-6)
+
+
+def test_igual_que_multihead_attention_en_float64():
+    torch.manual_seed(1)
+    capa = AtencionMulticabeza(16, 4).double()
+    mha = copiar_a_pytorch(capa)
+    assert mha.in_proj_weight.dtype == torch.float64
+    x = torch.randn(2, 6, 16, dtype=torch.float64)
+    y_torch, pesos_torch = mha(x, x, x, average_attn_weights=False)
+    assert torch.allclose(capa(x), y_torch, atol=1e-12)
+    assert torch.allclose(capa.pesos, pesos_torch, atol=1e-12)
+
+
+def test_copiar_no_comparte_memoria():
+    capa = AtencionMulticabeza(8, 2)
+    mha = copiar_a_pytorch(capa)
+    with torch.no_grad():
+        capa.qkv.weight.add_(1.0)
+    assert not torch.allclose(capa.qkv.weight, mha.in_proj_weight)
+
+
+def test_una_cabeza_es_la_formula_con_las_matrices_separadas():
+    torch.manual_seed(2)
+    capa = AtencionMulticabeza(8, 1)
+    x = torch.randn(1, 4, 8)
+    W_Q, W_K, W_V = capa.qkv.weight.chunk(3, dim=0)
+    b_Q, b_K, b_V = capa.qkv.bias.chunk(3)
+    mezcla, _ = atencion(x @ W_Q.T + b_Q, x @ W_K.T + b_K, x @ W_V.T + b_V)
+    assert torch.allclose(capa(x), capa.salida(mezcla), atol=1e-6)
+
+
+def test_atencion_igual_que_scaled_dot_product_attention_sin_mascara():
+    torch.manual_seed(3)
+    Q, K, V = torch.randn(2, 4, 6, 8), torch.randn(2, 4, 7, 8), torch.randn(2, 4, 7, 5)
+    salida, _ = atencion(Q, K, V)
+    assert torch.allclose(salida, F.scaled_dot_product_attention(Q, K, V), atol=1e-6)
+
+
+def test_cada_cabeza_es_independiente():
+    """Cambiar los números de una cabeza en Q no cambia los pesos de las demás."""
+    torch.manual_seed(4)
+    capa = AtencionMulticabeza(16, 4)
+    x = torch.randn(1, 5, 16)
+    capa(x)
+    antes = capa.pesos.clone()
+    with torch.no_grad():
+        capa.qkv.weight[0:4].mul_(3.0)  # filas de Q de la cabeza 0
+    capa(x)
+    assert not torch.allclose(capa.pesos[:, 0], antes[:, 0])
+    assert torch.allclose(capa.pesos[:, 1:], antes[:, 1:])
+
+
+# --- Entradas malas ------------------------------------------------------------------------------------
+
+
+def test_d_modelo_no_divisible_da_error_claro():
+    with pytest.raises(ValueError, match=r"d_modelo \(16\) debe ser divisible entre el número de cabezas \(5\)"):
+        AtencionMulticabeza(16, 5)
+
+
+def test_entrada_con_otro_d_modelo_da_error_claro():
+    capa = AtencionMulticabeza(16, 4)
+    with pytest.raises(ValueError, match="debe tener forma \\(lote, L, d_modelo\\)"):
+        capa(torch.randn(2, 5, 12))
+    with pytest.raises(ValueError, match="unsqueeze"):
+        capa(torch.randn(5, 16))
+
+
+def test_q_y_k_de_distinto_d_da_error_claro():
+    with pytest.raises(ValueError, match="Q y K deben tener la misma longitud d"):
+        atencion(torch.randn(3, 8), torch.randn(4, 6), torch.randn(4, 6))
+
+
+def test_mascara_que_no_encaja_da_error_claro():
+    capa = AtencionMulticabeza(16, 4)
+    with pytest.raises(ValueError, match="no encaja con la tabla de puntajes"):
+        capa(torch.randn(2, 5, 16), mascara=torch.zeros(2, 4, 4, dtype=torch.bool))
+
+
+# --- Lo que muestra el selector de cabezas -------------------------------------------------------------
+
+
+def test_favoritas():
+    pesos = torch.tensor([[0.7, 0.3], [0.4, 0.6]])
+    assert favoritas(pesos, ["a", "b"]) == "a→a 0.70 · b→b 0.60"
+    with pytest.raises(ValueError, match="elige una frase y una cabeza"):
+        favoritas(torch.ones(2, 3, 3), ["a", "b", "c"])
+
+
+def _pesos_de_prueba():
+    torch.manual_seed(0)
+    capa = AtencionMulticabeza(16, 4)
+    with torch.no_grad():
+        capa(torch.randn(2, 3, 16))
+    return capa.pesos, [["Ana", "sacó", "plata"], ["el", "perro", "ladra"]]
+
+
+def test_vista_de_cabeza():
+    pesos, frases = _pesos_de_prueba()
+    texto, fig = vista_de_cabeza(pesos, frases, frase=1, cabeza=2)
+    assert texto.startswith("cabeza 2, «el perro ladra»: el→")
+    assert fig.axes[0].get_title() == "Cabeza 2"
+    plt.close(fig)
+    with pytest.raises(ValueError, match="La capa tiene 4 cabezas"):
+        vista_de_cabeza(pesos, frases, frase=0, cabeza=4)
+
+
+def test_panel_selector_de_cabeza_cambia_al_elegir():
+    import ipywidgets as widgets
+
+    from utilidades.paneles import Panel
+
+    pesos, frases = _pesos_de_prueba()
+    selector = widgets.ToggleButtons(options=[0, 1, 2, 3], value=0)
+    frase = widgets.Dropdown(options=[("uno", 0), ("dos", 1)], value=0)
+    panel = Panel({"frase": frase, "cabeza": selector}, functools.partial(vista_de_cabeza, pesos, frases))
+    assert panel.texto_plano.startswith("cabeza 0, «Ana sacó plata»")
+    selector.value = 3
+    assert panel.texto_plano.startswith("cabeza 3, «Ana sacó plata»")
+    frase.value = 1
+    assert panel.texto_plano == "cabeza 3, «el perro ladra»: " + favoritas(pesos[1, 3], frases[1])
+
+
+# --- Ejercicios ----------------------------------------------------------------------------------------
+
+
+def _separar_bien(x, cabezas):
+    lote, L, d = x.shape
+    return x.view(lote, L, cabezas, d // cabezas).transpose(1, 2)
+
+
+def _separar_sin_transpose(x, cabezas):
+    lote, L, d = x.shape
+    return x.view(lote, L, cabezas, d // cabezas)
+
+
+def _separar_revuelto(x, cabezas):
+    lote, L, d = x.shape
+    return x.view(lote, cabezas, L, d // cabezas)
+
+
+def _sin_completar(x, cabezas):
+    ...
+
+
+@pytest.mark.parametrize("clave,respuesta", [
+    ("04.1", 1088), ("04.2", (3, 8, 7, 7)), ("04.2", [3, 8, 7, 7]), ("04.3", _separar_bien),
+    ("04.4", [1088, 1088, 1088, 1088]),
+])
+def test_ejercicios_soluciones_correctas(clave, respuesta):
+    veredicto = evaluar(clave, respuesta)
+    assert veredicto.correcto, veredicto.mensaje
+
+
+@pytest.mark.parametrize("clave,respuesta,en_la_pista", [
+    ("04.1", 1024, "sesgo"), ("04.1", 816, "capa de salida"), ("04.1", 1000, "Pista"),
+    ("04.2", (3, 8, 7, 4), "salida"), ("04.2", (8, 3, 7, 7), "orden"), ("04.2", (3, 7, 7), "cuatro"),
+    ("04.2", 5, "tupla"),
+    ("04.3", _separar_sin_transpose, "transpose"), ("04.3", _separar_revuelto, "revueltos"),
+    ("04.3", _sin_completar, "no devuelve nada"), ("04.3", 3, "función"),
+    ("04.4", [1088, 544, 272, 136], "cambian"), ("04.4", [1088, 1088], "forma"),
+    ("04.4", [1000, 1000, 1000, 1000], "Pista"),
+])
+def test_ejercicios_respuestas_erroneas_reciben_pista(clave, respuesta, en_la_pista):
+    veredicto = evaluar(clave, respuesta)
+    assert not veredicto.correcto
+    assert en_la_pista in veredicto.mensaje
+
+
+@pytest.mark.parametrize("clave", ["04.1", "04.2", "04.3", "04.4"])
+def test_ejercicios_sin_responder(clave):
+    assert not evaluar(clave, ...).correcto
+
+
+def test_las_pistas_no_dan_la_solucion():
+    assert "1088" not in evaluar("04.1", 1024).mensaje
+    assert "(3, 8, 7, 7)" not in evaluar("04.2", (8, 3, 7, 7)).mensaje

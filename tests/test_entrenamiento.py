@@ -1,0 +1,158 @@
+"""Pruebas de los datos de dígitos, las métricas, la evaluación y el bucle de entrenamiento (lección 08)."""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from utilidades.datos import datos_invertir_digitos, secuencias_invertidas
+from utilidades.ejercicios import evaluar as evaluar_ejercicio
+from utilidades.entrenamiento import entrenar, evaluar, exactitud, exactitud_secuencias, perdida_por_posicion
+from utilidades.modelos import TransformerJuguete
+
+# --- Datos -----------------------------------------------------------------------------------------------
+
+def test_recuentos_y_primer_ejemplo():
+    x_ent, y_ent, x_val, y_val = datos_invertir_digitos()
+    assert x_ent.shape == y_ent.shape == (20_000, 8)
+    assert x_val.shape == y_val.shape == (2_000, 8)
+    assert x_ent[0].tolist() == [4, 9, 3, 0, 3, 9, 7, 3]
+    assert y_ent[0].tolist() == [3, 7, 9, 3, 0, 3, 9, 4]
+    assert torch.equal(y_ent, x_ent.flip(1)) and torch.equal(y_val, x_val.flip(1))
+    assert x_ent.min() == 0 and x_ent.max() == 9 and x_ent.dtype == torch.long
+
+
+def test_los_datos_son_reproducibles_y_no_tocan_el_azar_global():
+    torch.manual_seed(123)
+    antes = torch.rand(1)
+    torch.manual_seed(123)
+    a = datos_invertir_digitos()
+    b = datos_invertir_digitos()
+    assert all(torch.equal(p, q) for p, q in zip(a, b))
+    assert torch.equal(torch.rand(1), antes)  # el generador propio no consume el azar global
+    assert not torch.equal(datos_invertir_digitos(semilla=1)[0], a[0])
+
+
+def test_validacion_distinta_del_entrenamiento():
+    x_ent, _, x_val, _ = datos_invertir_digitos()
+    assert not torch.equal(x_ent[:2_000], x_val)
+
+
+def test_datos_malos():
+    with pytest.raises(ValueError, match="n ≥ 1"):
+        secuencias_invertidas(0)
+    with pytest.raises(ValueError, match="2 dígitos"):
+        secuencias_invertidas(5, digitos=1)
+
+
+# --- Métricas --------------------------------------------------------------------------------------------
+
+def test_perdida_por_posicion_igual_a_aplanar():
+    torch.manual_seed(0)
+    logits = torch.randn(4, 8, 10)
+    objetivos = torch.randint(0, 10, (4, 8))
+    aplanada = F.cross_entropy(logits.reshape(-1, 10), objetivos.reshape(-1))
+    torch.testing.assert_close(perdida_por_posicion(logits, objetivos), aplanada)
+
+
+def test_perdida_uniforme_es_ln_10():
+    perdida = perdida_por_posicion(torch.zeros(3, 8, 10), torch.randint(0, 10, (3, 8)))
+    assert perdida.item() == pytest.approx(torch.log(torch.tensor(10.0)).item(), abs=1e-6)
+
+
+def test_exactitud_por_digito_y_por_secuencia():
+    objetivos = torch.tensor([[3, 7, 9, 3], [1, 1, 2, 2]])
+    logits = F.one_hot(objetivos, 10).float()
+    logits[1, 3] = F.one_hot(torch.tensor(0), 10).float()  # un fallo en la segunda secuencia
+    assert exactitud(logits, objetivos) == pytest.approx(7 / 8)
+    assert exactitud_secuencias(logits, objetivos) == pytest.approx(1 / 2)
+    # también sirve para clasificación simple: logits (lote, clases)
+    assert exactitud(torch.eye(3), torch.tensor([0, 1, 0])) == pytest.approx(2 / 3)
+
+
+def test_evaluar_no_entrena_y_da_las_claves():
+    torch.manual_seed(0)
+    modelo = TransformerJuguete()
+    antes = [p.clone() for p in modelo.parameters()]
+    x, y, _, _ = datos_invertir_digitos(n_entrenamiento=300, n_validacion=10)
+    medida = evaluar(modelo, x, y, perdida_por_posicion, tam_lote=128)
+    assert set(medida) == {"perdida", "exactitud", "secuencias"}
+    assert 0.0 <= medida["exactitud"] <= 1.0
+    assert all(torch.equal(a, p) for a, p in zip(antes, modelo.parameters()))
+    # el resultado no depende del tamaño de lote con que se evalúe
+    otra = evaluar(modelo, x, y, perdida_por_posicion, tam_lote=7)
+    assert otra["exactitud"] == medida["exactitud"]
+    assert otra["perdida"] == pytest.approx(medida["perdida"], abs=1e-5)
+
+
+# --- Entrenamiento ---------------------------------------------------------------------------------------
+
+def test_un_entrenamiento_corto_aprende_a_invertir(capsys):
+    torch.set_num_threads(1)
+    x, y, x_val, y_val = datos_invertir_digitos(n_entrenamiento=6_400, n_validacion=500)
+    torch.manual_seed(0)
+    modelo = TransformerJuguete()
+    inicial = evaluar(modelo, x_val, y_val, perdida_por_posicion)
+    historial = entrenar(modelo, x, y, perdida_por_posicion, validacion=(x_val, y_val), epocas=2,
+                         informe_cada=40)
+    assert inicial["exactitud"] < 0.2
+    assert historial["val_exactitud"][-1] > 0.95
+    assert historial["val_secuencias"][-1] > 0.7
+    assert historial["perdida"][-1] < historial["perdida"][0] / 5
+    assert len(historial["epoca"]) == 2 and len(historial["val_perdida"]) == 2
+    assert historial["paso"][-1] == 200  # 100 lotes de 64 por época
+    impreso = capsys.readouterr().out
+    assert "época 1 · paso    40" in impreso and "(medido)" in impreso and "validación tras la época 2" in impreso
+
+
+def test_entrenar_es_reproducible_y_silencioso():
+    x, y, _, _ = datos_invertir_digitos(n_entrenamiento=640, n_validacion=10)
+    finales = []
+    for _ in range(2):
+        torch.manual_seed(0)
+        modelo = TransformerJuguete()
+        finales.append(entrenar(modelo, x, y, perdida_por_posicion, epocas=1, mostrar=False)["perdida"])
+    assert finales[0] == finales[1]
+
+
+def test_entrenar_con_entradas_malas():
+    modelo = TransformerJuguete()
+    x, y, _, _ = datos_invertir_digitos(n_entrenamiento=100, n_validacion=10)
+    with pytest.raises(ValueError, match="cada entrada necesita su objetivo"):
+        entrenar(modelo, x, y[:50], perdida_por_posicion)
+    with pytest.raises(ValueError, match="≥ 1"):
+        entrenar(modelo, x, y, perdida_por_posicion, epocas=0)
+
+
+# --- Ejercicios de la lección 08 -------------------------------------------------------------------------
+
+def test_ejercicio_08_1():
+    def bien(logits, objetivos):
+        return (logits.argmax(-1) == objetivos).float().mean(0)
+
+    def promedia_mal(logits, objetivos):
+        return (logits.argmax(-1) == objetivos).float().mean(1)
+
+    def sin_return(logits, objetivos):
+        (logits.argmax(-1) == objetivos).float().mean(0)
+
+    assert evaluar_ejercicio("08.1", bien).correcto
+    assert not evaluar_ejercicio("08.1", promedia_mal).correcto
+    assert "return" in evaluar_ejercicio("08.1", sin_return).mensaje
+    assert not evaluar_ejercicio("08.1", ...).correcto
+    assert not evaluar_ejercicio("08.1", 3).correcto
+
+
+@pytest.mark.parametrize("clave,correcta,erroneas", [
+    ("08.2", 13_674, [13_418, 27_000, "13674", True]),
+    ("08.3", 13_802, [13_674, 13_930, None]),
+    ("08.4", [1, 2, 3, 4, 5, 6, 7, 0], [[7, 0, 1, 2, 3, 4, 5, 6], [7, 6, 5, 4, 3, 2, 1, 0], [1, 2, 3], "abc"]),
+    ("08.5", False, [True, "False", 0]),
+])
+def test_ejercicios_08_respuestas(clave, correcta, erroneas):
+    assert evaluar_ejercicio(clave, correcta).correcto
+    for erronea in erroneas:
+        veredicto = evaluar_ejercicio(clave, erronea)
+        assert not veredicto.correcto and veredicto.mensaje
+        if not isinstance(correcta, bool):  # («True o False» sí puede aparecer en la pista)
+            assert str(correcta) not in veredicto.mensaje  # una pista, nunca la solución
+    assert not evaluar_ejercicio(clave, ...).correcto

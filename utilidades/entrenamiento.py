@@ -1,0 +1,89 @@
+"""Entrenar y medir: pérdida por posición, exactitud, evaluación y un bucle por épocas con progreso (lección 08)."""
+
+import time
+
+import torch
+import torch.nn.functional as F
+
+
+def perdida_por_posicion(logits, objetivos):
+    """Entropía cruzada media de logits (lote, L, clases) frente a objetivos (lote, L)."""
+    return F.cross_entropy(logits.transpose(1, 2), objetivos)  # cross_entropy quiere (lote, clases, L)
+
+
+def exactitud(logits, objetivos):
+    """Fracción de aciertos de argmax(logits) en la última dimensión frente a `objetivos` (cualquier forma)."""
+    return (logits.argmax(dim=-1) == objetivos).float().mean().item()
+
+
+def exactitud_secuencias(logits, objetivos):
+    """Fracción de secuencias (lote, L) acertadas enteras, sin un solo fallo."""
+    return (logits.argmax(dim=-1) == objetivos).all(dim=-1).float().mean().item()
+
+
+@torch.no_grad()
+def evaluar(modelo, entradas, objetivos, funcion_perdida, tam_lote=1000):
+    """Devuelve {'perdida', 'exactitud'} (y 'secuencias' si cada objetivo es una secuencia) sin entrenar."""
+    modelo.eval()
+    dispositivo = next(modelo.parameters()).device
+    logits = torch.cat([modelo(entradas[i:i + tam_lote].to(dispositivo)).cpu()
+                        for i in range(0, len(entradas), tam_lote)])
+    resultado = {"perdida": funcion_perdida(logits, objetivos).item(), "exactitud": exactitud(logits, objetivos)}
+    if objetivos.dim() == 2:
+        resultado["secuencias"] = exactitud_secuencias(logits, objetivos)
+    return resultado
+
+
+def entrenar(modelo, entradas, objetivos, funcion_perdida, *, validacion=None, epocas=2, tam_lote=64, lr=1e-3,
+             semilla=0, informe_cada=100, mostrar=True):
+    """Entrena con Adam y lotes barajados; imprime el progreso por tramos y devuelve el historial (dict de listas)."""
+    if len(entradas) != len(objetivos):
+        raise ValueError(
+            f"Hay {len(entradas)} entradas y {len(objetivos)} objetivos: cada entrada necesita su objetivo."
+        )
+    if epocas < 1 or tam_lote < 1:
+        raise ValueError(f"epocas y tam_lote deben ser ≥ 1, pero son {epocas} y {tam_lote}.")
+    dispositivo = next(modelo.parameters()).device
+    optimizador = torch.optim.Adam(modelo.parameters(), lr=lr)
+    generador = torch.Generator().manual_seed(semilla)  # el mismo orden de lotes en cada ejecución
+    pasos_por_epoca = (len(entradas) + tam_lote - 1) // tam_lote
+    historial = {"paso": [], "perdida": [], "epoca": [], "perdida_epoca": [],
+                 "val_perdida": [], "val_exactitud": [], "val_secuencias": []}
+    inicio = time.perf_counter()
+    paso = 0
+    for epoca in range(1, epocas + 1):
+        modelo.train()
+        orden = torch.randperm(len(entradas), generator=generador)
+        tramo, suma_epoca = [], 0.0
+        for i in range(0, len(entradas), tam_lote):
+            indices = orden[i:i + tam_lote]
+            x, y = entradas[indices].to(dispositivo), objetivos[indices].to(dispositivo)
+            perdida = funcion_perdida(modelo(x), y)
+            optimizador.zero_grad()
+            perdida.backward()
+            optimizador.step()
+            paso += 1
+            tramo.append(perdida.item())
+            suma_epoca += perdida.item()
+            if paso % informe_cada == 0 or i + tam_lote >= len(entradas):
+                historial["paso"].append(paso)
+                historial["perdida"].append(sum(tramo) / len(tramo))
+                if mostrar:
+                    print(f"época {epoca} · paso {paso:5d} ({paso - (epoca - 1) * pasos_por_epoca}/{pasos_por_epoca})"
+                          f" · pérdida {historial['perdida'][-1]:.3f} · {time.perf_counter() - inicio:.1f} s (medido)")
+                tramo = []
+        historial["epoca"].append(epoca)
+        historial["perdida_epoca"].append(suma_epoca / pasos_por_epoca)
+        if validacion is not None:
+            medida = evaluar(modelo, *validacion, funcion_perdida)
+            historial["val_perdida"].append(medida["perdida"])
+            historial["val_exactitud"].append(medida["exactitud"])
+            historial["val_secuencias"].append(medida.get("secuencias"))
+            if mostrar:
+                texto = f"  validación tras la época {epoca}: pérdida {medida['perdida']:.3f} · " \
+                        f"exactitud {100 * medida['exactitud']:.1f} %"
+                if "secuencias" in medida:
+                    texto += f" · secuencias enteras {100 * medida['secuencias']:.1f} %"
+                print(texto)
+    historial["segundos"] = time.perf_counter() - inicio
+    return historial

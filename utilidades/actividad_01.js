@@ -19,12 +19,16 @@ function html(etiqueta, atributos = {}, padre = null) {
 
 function render({ model, el }) {
   const ANCHO = 760;
-  const ALTO_FRASE = 150;
+  const ALTO_FRASE = 175;
   const LADO = 300; // el plano es un cuadrado de LADO píxeles
   const limites = () => model.get("limites") || { t_minima: 0.1, t_maxima: 10, plano: 3 };
 
   const raiz = html("div", { class: "aqm-raiz", tabindex: "0" }, el);
   raiz.setAttribute("aria-label", "Actividad: ¿a quién mira cada palabra? Usa las flechas para elegir palabra.");
+  // Que JupyterLab y Notebook 7 no conviertan las flechas en atajos del cuaderno mientras la actividad tiene el foco.
+  raiz.setAttribute("data-lm-suppress-shortcuts", "true");
+  // Tras un clic, el cuaderno puede quedarse el foco; lo recuperamos para que funcionen las flechas.
+  const enfocar = () => setTimeout(() => raiz.focus({ preventScroll: true }), 0);
 
   // 1. La frase con los arcos.
   const svgFrase = crear("svg", { class: "aqm-frase", viewBox: `0 0 ${ANCHO} ${ALTO_FRASE}`, width: ANCHO }, raiz);
@@ -96,9 +100,8 @@ function render({ model, el }) {
     const visibles = model.get("visibles");
     const elegida = model.get("elegida");
     const xs = centros();
-    const base = ALTO_FRASE - 35;
+    const base = ALTO_FRASE - 30;
     capaArcos.replaceChildren();
-    capaPalabras.replaceChildren();
     palabras.forEach((_, j) => {
       if (!visibles[j]) return;
       const peso = pesos[j];
@@ -112,20 +115,35 @@ function render({ model, el }) {
       } else {
         const x1 = xs[elegida];
         const x2 = xs[j];
-        const altura = Math.min(100, 25 + Math.abs(x2 - x1) * 0.22);
+        const altura = Math.min(105, 20 + Math.abs(x2 - x1) * 0.17);
         d = `M ${x1} ${base - 22} Q ${(x1 + x2) / 2} ${base - 22 - 2 * altura}, ${x2} ${base - 22}`;
       }
       crear("path", { d, class: "aqm-arco", "data-indice": j, fill: "none", stroke: ACENTO,
         "stroke-width": grosor, "stroke-opacity": opacidad, "stroke-linecap": "round" }, capaArcos);
     });
-    palabras.forEach((palabra, j) => {
-      const grupo = crear("g", { class: "aqm-palabra" + (j === elegida ? " aqm-elegida" : "") +
-        (visibles[j] ? "" : " aqm-oculta"), "data-indice": j, transform: `translate(${xs[j]}, ${base})` },
-      capaPalabras);
+    // Las palabras no se vuelven a crear (si no, el ratón quieto sobre una «entraría» en ella otra vez).
+    if (capaPalabras.childElementCount !== palabras.length) construirPalabras();
+    Array.from(capaPalabras.children).forEach((grupo, j) => {
+      grupo.setAttribute("class", "aqm-palabra" + (j === elegida ? " aqm-elegida" : "") +
+        (visibles[j] ? "" : " aqm-oculta"));
+      grupo.querySelector("text").textContent = palabras[j];
+    });
+  }
+
+  function construirPalabras() {
+    const xs = centros();
+    const base = ALTO_FRASE - 30;
+    capaPalabras.replaceChildren();
+    model.get("palabras").forEach((palabra, j) => {
+      const grupo = crear("g", { class: "aqm-palabra", "data-indice": j, transform: `translate(${xs[j]}, ${base})` },
+        capaPalabras);
       crear("rect", { x: -45, y: -20, width: 90, height: 34, rx: 8 }, grupo);
-      const texto = crear("text", { x: 0, y: 3, "text-anchor": "middle", "dominant-baseline": "middle" }, grupo);
+      const texto = crear("text", { x: 0, y: -2, "text-anchor": "middle", "dominant-baseline": "middle" }, grupo);
       texto.textContent = palabra;
-      grupo.addEventListener("click", () => elegir(j));
+      grupo.addEventListener("click", () => {
+        elegir(j);
+        enfocar();
+      });
       grupo.addEventListener("pointerenter", (evento) => {
         if (evento.pointerType === "mouse" && arrastre === null) elegir(j);
       });
@@ -192,7 +210,9 @@ function render({ model, el }) {
       crear("circle", { cx: px, cy: py, r: 7 + 10 * (visibles[j] ? pesos[j] : 0),
         fill: j === elegida ? ACENTO : TINTA, "fill-opacity": visibles[j] ? 0.85 : 0.25 }, grupo);
       crear("circle", { cx: px, cy: py, r: 16, class: "aqm-asa" }, grupo); // zona cómoda para agarrar
-      const texto = crear("text", { x: px + 11, y: py - 10, class: "aqm-etiqueta" }, grupo);
+      const derecha = px > LADO - 60; // cerca del borde derecho, la etiqueta va a la izquierda del punto
+      const texto = crear("text", { x: derecha ? px - 11 : px + 11, y: py - 10, class: "aqm-etiqueta",
+        "text-anchor": derecha ? "end" : "start" }, grupo);
       texto.textContent = palabras[j];
       grupo.addEventListener("pointerdown", (evento) => empezar(evento, "clave", j));
     });
@@ -204,7 +224,9 @@ function render({ model, el }) {
     const punta = (a, r) => `${qx - r * Math.cos(angulo + a)},${qy - r * Math.sin(angulo + a)}`;
     crear("polygon", { points: `${qx},${qy} ${punta(0.4, 16)} ${punta(-0.4, 16)}`, fill: ACENTO }, flecha);
     const asa = crear("circle", { cx: qx, cy: qy, r: 14, class: "aqm-asa aqm-punta-consulta" }, flecha);
-    const texto = crear("text", { x: qx + 12, y: qy + 20, class: "aqm-etiqueta aqm-etiqueta-consulta" }, flecha);
+    const izquierda = qx > LADO / 2; // la etiqueta se escribe hacia el centro, para que no se salga del plano
+    const texto = crear("text", { x: izquierda ? qx - 12 : qx + 12, y: qy + 24, "text-anchor": izquierda ? "end" : "start",
+      class: "aqm-etiqueta aqm-etiqueta-consulta" }, flecha);
     texto.textContent = `consulta de «${palabras[elegida]}»`;
     asa.addEventListener("pointerdown", (evento) => empezar(evento, "consulta", elegida));
   }
@@ -216,7 +238,6 @@ function render({ model, el }) {
     evento.stopPropagation();
     arrastre = { tipo, indice };
     svgPlano.setPointerCapture(evento.pointerId);
-    raiz.focus({ preventScroll: true });
   }
   svgPlano.addEventListener("pointermove", (evento) => {
     if (arrastre === null) return;
@@ -239,6 +260,7 @@ function render({ model, el }) {
     if (arrastre !== null) {
       arrastre = null;
       model.save_changes();
+      enfocar();
     }
   };
   svgPlano.addEventListener("pointerup", soltar);

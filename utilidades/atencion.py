@@ -57,3 +57,31 @@ class AtencionMulticabeza(nn.Module):
         self.pesos = pesos.detach()
         mezcla = mezcla.transpose(1, 2).reshape(lote, L, self.d_modelo)  # pegamos las cabezas
         return self.salida(mezcla)
+
+
+# --- Máscaras (lección 05) -----------------------------------------------------------------------------
+
+
+def mascara_causal(L):
+    """Devuelve (L, L) bool: True encima de la diagonal, el futuro que cada palabra no puede mirar."""
+    return torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+
+
+def mascara_de_relleno(longitudes, L):
+    """Devuelve (lote, L) bool: True en las posiciones de relleno (las que siguen a la longitud real de cada frase)."""
+    longitudes = torch.as_tensor(longitudes)
+    if longitudes.dim() != 1 or (longitudes < 0).any() or (longitudes > L).any():
+        raise ValueError(
+            f"Las longitudes deben ser una lista de enteros entre 0 y L = {L} (una por frase), pero son "
+            f"{longitudes.tolist()}. Si una frase es más larga que L, aumenta L o recórtala."
+        )
+    return torch.arange(L) >= longitudes[:, None]  # (lote, L)
+
+
+def combinar_mascaras(relleno, causal=False):
+    """Devuelve (lote, L, L) bool para `atencion`: oculta las columnas de relleno y, si `causal`, el futuro."""
+    lote, L = relleno.shape
+    mascara = relleno[:, None, :].expand(lote, L, L)  # cada fila oculta las mismas columnas
+    if causal:
+        mascara = mascara | mascara_causal(L)
+    return mascara

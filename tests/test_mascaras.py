@@ -1,0 +1,303 @@
+"""Pruebas de la lección 05: máscaras causal y de relleno frente a PyTorch, filas vacías, conmutadores y ejercicios."""
+
+import functools
+
+import matplotlib.pyplot as plt
+import pytest
+import torch
+import torch.nn.functional as F
+
+from utilidades.atencion import (
+    AtencionMulticabeza,
+    atencion,
+    combinar_mascaras,
+    mascara_causal,
+    mascara_de_relleno,
+)
+from utilidades.ejercicios import evaluar
+from utilidades.mascaras import mascara_elegida, rellenar, vista_de_mascaras
+from utilidades.multicabeza import copiar_a_pytorch
+
+# --- Las máscaras --------------------------------------------------------------------------------------
+
+
+def test_mascara_causal():
+    m = mascara_causal(4)
+    assert m.dtype == torch.bool
+    assert m.tolist() == [[False, True, True, True], [False, False, True, True],
+                          [False, False, False, True], [False, False, False, False]]
+    assert torch.equal(m, torch.ones(4, 4).triu(1).bool())
+    # El convenio de F.scaled_dot_product_attention es el contrario: su máscara causal es ~la nuestra.
+    assert torch.equal(~m, torch.ones(4, 4, dtype=torch.bool).tril())
+
+
+def test_mascara_de_relleno():
+    m = mascara_de_relleno([5, 3, 2], 5)
+    assert m.tolist() == [[False] * 5, [False] * 3 + [True] * 2, [False] * 2 + [True] * 3]
+    assert mascara_de_relleno(torch.tensor([0, 4]), 4).tolist() == [[True] * 4, [False] * 4]
+
+
+@pytest.mark.parametrize("longitudes,L", [([6], 5), ([2, -1], 5), ([[1, 2]], 3)])
+def test_mascara_de_relleno_longitudes_malas_dan_error_claro(longitudes, L):
+    with pytest.raises(ValueError, match="Las longitudes deben ser una lista de enteros entre 0 y L"):
+        mascara_de_relleno(longitudes, L)
+
+
+def test_combinar_mascaras():
+    relleno = mascara_de_relleno([3, 1], 3)
+    solo = combinar_mascaras(relleno)
+    assert solo.shape == (2, 3, 3)
+    assert torch.equal(solo[1], torch.tensor([[False, True, True]] * 3))
+    ambas = combinar_mascaras(relleno, causal=True)
+    assert torch.equal(ambas[0], mascara_causal(3))
+    assert torch.equal(ambas, solo | mascara_causal(3))
+
+
+# --- Equivalencias con PyTorch -------------------------------------------------------------------------
+
+
+def _qkv(semilla, *forma, d=8, dtype=torch.float64):
+    g = torch.Generator().manual_seed(semilla)
+    return tuple(torch.randn(*forma, d, generator=g, dtype=dtype) for _ in range(3))
+
+
+def test_causal_igual_que_scaled_dot_product_attention():
+    Q, K, V = _qkv(0, 2, 3, 6)
+    salida, pesos = atencion(Q, K, V, mascara_causal(6))
+    assert torch.allclose(salida, F.scaled_dot_product_attention(Q, K, V, is_causal=True), atol=1e-12)
+    assert torch.allclose(salida, F.scaled_dot_product_attention(Q, K, V, attn_mask=~mascara_causal(6)), atol=1e-12)
+    assert torch.all(pesos[..., 0, 0] == 1)
+    assert torch.all(pesos.masked_select(mascara_causal(6)) == 0)
+    assert torch.allclose(pesos.sum(-1), torch.ones(2, 3, 6, dtype=torch.float64))
+
+
+def test_relleno_igual_que_scaled_dot_product_attention():
+    Q, K, V = _qkv(1, 3, 5)
+    relleno = mascara_de_relleno([5, 3, 1], 5)
+    mascara = combinar_mascaras(relleno)
+    salida, pesos = atencion(Q, K, V, mascara)
+    esperada = F.scaled_dot_product_attention(Q, K, V, attn_mask=~mascara)
+    assert torch.allclose(salida, esperada, atol=1e-12)
+    assert torch.all(pesos.masked_select(relleno[:, None, :].expand(3, 5, 5)) == 0)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("con_relleno", [False, True])
+def test_multicabeza_con_mascaras_igual_que_multihead_attention(causal, con_relleno):
+    torch.manual_seed(3)
+    capa = AtencionMulticabeza(16, 4)
+    mha = copiar_a_pytorch(capa)
+    x = torch.randn(3, 5, 16)
+    relleno = mascara_de_relleno([5, 3, 2] if con_relleno else [5, 5, 5], 5)
+    y = capa(x, mascara=combinar_mascaras(relleno, causal=causal))
+    opciones = {"attn_mask": mascara_causal(5)} if causal else {}
+    if con_relleno:
+        opciones["key_padding_mask"] = relleno
+    y_torch, pesos_torch = mha(x, x, x, average_attn_weights=False, **opciones)
+    assert torch.allclose(y, y_torch, atol=1e-6)
+    assert torch.allclose(capa.pesos, pesos_torch, atol=1e-6)
+
+
+def test_multicabeza_causal_igual_con_is_causal_y_mascara_2d():
+    torch.manual_seed(4)
+    capa = AtencionMulticabeza(8, 2)
+    mha = copiar_a_pytorch(capa)
+    x = torch.randn(2, 6, 8)
+    y = capa(x, mascara=mascara_causal(6))  # (L, L) se reparte a todo el lote y todas las cabezas
+    y_torch, _ = mha(x, x, x, attn_mask=mascara_causal(6), is_causal=True)
+    assert torch.allclose(y, y_torch, atol=1e-6)
+
+
+def test_con_relleno_una_frase_da_lo_mismo_sola_que_en_el_lote():
+    torch.manual_seed(5)
+    capa = AtencionMulticabeza(16, 4)
+    x = torch.randn(2, 6, 16)
+    relleno = mascara_de_relleno([6, 4], 6)
+    en_lote = capa(x, mascara=combinar_mascaras(relleno, causal=True))
+    sola = capa(x[1:, :4], mascara=mascara_causal(4))
+    assert torch.allclose(en_lote[1, :4], sola[0], atol=1e-6)
+    sin_mascara = capa(x)
+    assert not torch.allclose(sin_mascara[1, :4], capa(x[1:, :4])[0], atol=1e-6)
+
+
+# --- Fila oculta entera --------------------------------------------------------------------------------
+
+
+def test_fila_oculta_entera_da_ceros_y_no_nan():
+    Q, K, V = _qkv(6, 2, 3)
+    mascara = combinar_mascaras(mascara_de_relleno([3, 0], 3))
+    salida, pesos = atencion(Q, K, V, mascara)
+    assert not salida.isnan().any() and not pesos.isnan().any()
+    assert torch.all(pesos[1] == 0) and torch.all(salida[1] == 0)
+    assert torch.allclose(pesos[0].sum(-1), torch.ones(3, dtype=torch.float64))
+    # Lo mismo que scaled_dot_product_attention; torch.softmax a secas daría NaN.
+    assert torch.allclose(salida, F.scaled_dot_product_attention(Q, K, V, attn_mask=~mascara), atol=1e-12)
+    assert torch.softmax(torch.full((3,), float("-inf")), dim=-1).isnan().all()
+
+
+def test_fila_oculta_entera_multicabeza_frente_a_pytorch():
+    torch.manual_seed(7)
+    capa = AtencionMulticabeza(8, 2)
+    mha = copiar_a_pytorch(capa)
+    x = torch.randn(2, 3, 8)
+    relleno = mascara_de_relleno([3, 0], 3)
+    y = capa(x, mascara=combinar_mascaras(relleno))
+    y_torch, _ = mha(x, x, x, key_padding_mask=relleno)
+    assert not y.isnan().any()
+    assert torch.allclose(y[1], capa.salida.bias.expand(3, 8))
+    assert y_torch[1].isnan().all()  # PyTorch da NaN en la frase vacía…
+    assert torch.allclose(y[0], y_torch[0], atol=1e-6)  # …y lo mismo que el curso en la otra
+
+
+def test_fila_oculta_no_rompe_el_gradiente():
+    torch.manual_seed(8)
+    capa = AtencionMulticabeza(8, 2)
+    x = torch.randn(2, 3, 8, requires_grad=True)
+    capa(x, mascara=combinar_mascaras(mascara_de_relleno([2, 0], 3))).sum().backward()
+    assert all(torch.isfinite(p.grad).all() for p in capa.parameters())
+    assert torch.isfinite(x.grad).all()
+
+
+# --- Entradas malas ------------------------------------------------------------------------------------
+
+
+def test_mascara_que_no_encaja_da_error_claro():
+    Q, K, V = _qkv(9, 5)
+    with pytest.raises(ValueError, match="no encaja con la tabla de puntajes"):
+        atencion(Q, K, V, mascara_causal(4))
+
+
+def test_mascara_no_booleana_da_error_claro():
+    Q, K, V = _qkv(9, 3)
+    with pytest.raises(TypeError, match="debe ser de tipo bool"):
+        atencion(Q, K, V, mascara_causal(3).int())
+
+
+def test_q_y_k_de_distinto_d_da_error_claro():
+    with pytest.raises(ValueError, match="Q y K deben tener la misma longitud d"):
+        atencion(torch.randn(2, 4, 8), torch.randn(2, 4, 6), torch.randn(2, 4, 6), mascara_causal(4))
+
+
+# --- Lo que muestran los conmutadores ------------------------------------------------------------------
+
+
+FRASES = [["Ana", "sacó", "plata", "del", "banco"], ["el", "perro", "ladra"], ["hoy", "llueve"]]
+
+
+def test_rellenar():
+    rellenas, longitudes = rellenar(FRASES)
+    assert longitudes == [5, 3, 2]
+    assert rellenas[2] == ["hoy", "llueve", "·", "·", "·"]
+    assert rellenar([["a"]], L=3)[0] == [["a", "·", "·"]]
+
+
+@pytest.mark.parametrize("causal,relleno,visibles", [(False, False, 25), (True, False, 15), (False, True, 15),
+                                                     (True, True, 12)])
+def test_mascara_elegida(causal, relleno, visibles):
+    m = mascara_elegida([5, 3, 2], 5, causal, relleno)
+    assert m.shape == (3, 5, 5)
+    assert int((~m[1]).sum()) == visibles
+
+
+def _panel_y_controles():
+    import ipywidgets as widgets
+
+    from utilidades.paneles import Panel
+
+    g = torch.Generator().manual_seed(0)
+    Q, K = torch.randn(3, 5, 8, generator=g), torch.randn(3, 5, 8, generator=g)
+    controles = {"frase": widgets.Dropdown(options=[("a", 0), ("b", 1), ("c", 2)], value=1),
+                 "causal": widgets.Checkbox(value=True), "relleno": widgets.Checkbox(value=True)}
+    return Panel(controles, functools.partial(vista_de_mascaras, Q, K, FRASES)), controles
+
+
+def test_vista_de_mascaras():
+    g = torch.Generator().manual_seed(0)
+    Q, K = torch.randn(3, 5, 8, generator=g), torch.randn(3, 5, 8, generator=g)
+    texto, fig = vista_de_mascaras(Q, K, FRASES, frase=2, causal=False, relleno=True)
+    assert texto.startswith("«hoy llueve · · ·» · causal: no · relleno: sí · 10 de 25 celdas visibles")
+    assert texto.endswith("1.00 1.00 1.00 1.00 1.00")
+    plt.close(fig)
+
+
+def test_conmutadores_cambian_lo_que_se_ve():
+    panel, controles = _panel_y_controles()
+    assert "12 de 25 celdas visibles" in panel.texto_plano
+    controles["causal"].value = False
+    assert "causal: no" in panel.texto_plano and "15 de 25 celdas visibles" in panel.texto_plano
+    controles["relleno"].value = False
+    assert "25 de 25 celdas visibles" in panel.texto_plano
+    controles["frase"].value = 0
+    controles["causal"].value = True
+    assert panel.texto_plano.startswith("«Ana sacó plata del banco» · causal: sí · relleno: no · 15 de 25")
+
+
+# --- Ejercicios ----------------------------------------------------------------------------------------
+
+
+def _ventana(L, ventana):
+    i, j = torch.arange(L)[:, None], torch.arange(L)[None, :]
+    return (j > i) | (i - j > ventana)
+
+
+def _ventana_al_reves(L, ventana):
+    return ~_ventana(L, ventana)
+
+
+def _ventana_sin_diagonal(L, ventana):
+    return _ventana(L, ventana) | torch.eye(L, dtype=torch.bool)
+
+
+def _ventana_solo_causal(L, ventana):
+    return mascara_causal(L)
+
+
+def _ventana_enteros(L, ventana):
+    return _ventana(L, ventana).int()
+
+
+def _longitudes(relleno):
+    return (~relleno).sum(-1)
+
+
+def _cuenta_relleno(relleno):
+    return relleno.sum(-1)
+
+
+def _sin_completar(*argumentos):
+    ...
+
+
+@pytest.mark.parametrize("clave,respuesta", [
+    ("05.1", 55), ("05.2", _ventana), ("05.3", 30), ("05.4", _longitudes),
+])
+def test_ejercicios_soluciones_correctas(clave, respuesta):
+    veredicto = evaluar(clave, respuesta)
+    assert veredicto.correcto, veredicto.mensaje
+
+
+@pytest.mark.parametrize("clave,respuesta,en_la_pista", [
+    ("05.1", 45, "ocultas"), ("05.1", 50, "diagonal"), ("05.1", 100, "Pista"),
+    ("05.2", _ventana_al_reves, "al revés"), ("05.2", _ventana_sin_diagonal, "diagonal"),
+    ("05.2", _ventana_solo_causal, "atrás"), ("05.2", _ventana_enteros, "bool"),
+    ("05.2", _sin_completar, "no devuelve nada"), ("05.2", 4, "función"),
+    ("05.3", 36, "solo con la máscara causal"), ("05.3", 40, "solo con el relleno"), ("05.3", 15, "filas del relleno"),
+    ("05.3", 20, "Pista"),
+    ("05.4", _cuenta_relleno, "has contado el relleno"), ("05.4", _sin_completar, "no devuelve nada"),
+])
+def test_ejercicios_respuestas_erroneas_reciben_pista(clave, respuesta, en_la_pista):
+    veredicto = evaluar(clave, respuesta)
+    assert not veredicto.correcto
+    assert en_la_pista in veredicto.mensaje
+
+
+@pytest.mark.parametrize("clave", ["05.1", "05.2", "05.3", "05.4"])
+def test_ejercicios_sin_responder(clave):
+    assert not evaluar(clave, ...).correcto
+
+
+def test_las_pistas_no_dan_la_solucion():
+    for r in (45, 50, 100):
+        assert "55" not in evaluar("05.1", r).mensaje
+    for r in (36, 40, 15, 20):
+        assert "30" not in evaluar("05.3", r).mensaje

@@ -1,0 +1,93 @@
+"""Comprobaciones de los ejercicios de la lección 05 (máscaras)."""
+
+import torch
+
+from utilidades.ejercicios import a_numpy, bien, ejercicio, pista
+
+
+def _numero(respuesta):
+    valor = a_numpy(respuesta)
+    if valor is None or valor.size != 1:
+        return None
+    return float(valor.ravel()[0])
+
+
+@ejercicio("05.1")
+def visibles_causal(respuesta):
+    valor = _numero(respuesta)
+    if valor is None:
+        return pista("la respuesta es un solo número entero.")
+    if valor == 45:
+        return pista("esas son las celdas ocultas (encima de la diagonal); se preguntan las visibles.")
+    if valor == 50:
+        return pista("casi: no olvides que la diagonal (cada palabra consigo misma) también es visible.")
+    if valor == 55:
+        return bien("1 + 2 + … + 10 = 55: la diagonal y todo lo que hay debajo.")
+    return pista("cuenta fila a fila: la primera palabra ve 1 celda, la segunda 2, …")
+
+
+def _ventana(L, ventana):
+    i = torch.arange(L)[:, None]
+    j = torch.arange(L)[None, :]
+    return (j > i) | (i - j > ventana)
+
+
+@ejercicio("05.2")
+def mascara_de_ventana(funcion):
+    if not callable(funcion):
+        return pista("la respuesta es la función `mascara_de_ventana` (sin paréntesis).")
+    for L, ventana in ((5, 1), (6, 2), (4, 0), (7, 6), (3, 5)):
+        resultado = funcion(L, ventana)
+        if resultado is None:
+            return pista("tu función todavía no devuelve nada: termina con `return`.")
+        resultado = torch.as_tensor(resultado)
+        if tuple(resultado.shape) != (L, L):
+            return pista(f"con L = {L} tu máscara tiene forma {tuple(resultado.shape)}; debe ser (L, L).")
+        if resultado.dtype != torch.bool:
+            return pista("la máscara debe ser de tipo bool (True = no se puede mirar); prueba con .bool().")
+        esperado = _ventana(L, ventana)
+        if torch.equal(resultado, ~esperado):
+            return pista("la tienes al revés: en el curso True significa «no se puede mirar».")
+        if not torch.equal(resultado, esperado):
+            if bool(resultado.diagonal().any()):
+                return pista("cada palabra siempre puede mirarse a sí misma: la diagonal debe ser False.")
+            if not bool(resultado.triu(1)[torch.ones(L, L, dtype=torch.bool).triu(1)].all()):
+                return pista("el futuro (encima de la diagonal) debe quedar oculto siempre.")
+            return pista(f"con L = {L} y ventana = {ventana} algunas celdas de atrás no coinciden: la fila i "
+                         f"puede mirar las columnas de i - ventana a i.")
+    return bien("Con ventana = L - 1 es la causal; con ventanas pequeñas el coste deja de crecer como L².")
+
+
+@ejercicio("05.3")
+def visibles_con_las_dos(respuesta):
+    valor = _numero(respuesta)
+    if valor is None:
+        return pista("la respuesta es un solo número entero.")
+    if valor == 36:
+        return pista("eso sería solo con la máscara causal; el relleno oculta además sus columnas.")
+    if valor == 40:
+        return pista("eso sería solo con el relleno; la causal oculta además el futuro.")
+    if valor == 15:
+        return pista("¿contaste solo las filas de las palabras reales? Las filas del relleno también ven celdas.")
+    if valor == 30:
+        return bien("Las filas ven 1, 2, 3, 4, 5, 5, 5 y 5 celdas.")
+    return pista("dibuja la tabla 8 × 8: tacha lo que está encima de la diagonal y las 3 columnas del relleno.")
+
+
+@ejercicio("05.4")
+def longitudes_desde_relleno(funcion):
+    if not callable(funcion):
+        return pista("la respuesta es la función `longitudes_desde_relleno` (sin paréntesis).")
+    for longitudes, L in (([5, 3, 2], 5), ([1], 4), ([0, 6, 2, 6], 6)):
+        relleno = torch.arange(L) >= torch.tensor(longitudes)[:, None]
+        resultado = funcion(relleno.clone())
+        if resultado is None:
+            return pista("tu función todavía no devuelve nada: termina con `return`.")
+        valor = a_numpy(resultado)
+        if valor is None or valor.shape != (len(longitudes),):
+            return pista("devuelve un número por frase: suma sobre la última dimensión (dim=-1).")
+        if valor.tolist() == [L - n for n in longitudes]:
+            return pista("has contado el relleno; se pide la longitud real (las posiciones con False).")
+        if valor.tolist() != longitudes:
+            return pista("las longitudes no coinciden: cuenta cuántas posiciones de cada frase no son relleno.")
+    return bien("Con la longitud y la máscara se puede ir y volver sin perder nada.")

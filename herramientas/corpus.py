@@ -1,0 +1,143 @@
+"""Construye el corpus de la lección 10 con la prosa de las lecciones del curso.
+
+Uso: python -m herramientas.corpus [--forzar]
+
+Lee las celdas de texto de notebooks/NN_*.ipynb (no las soluciones), les quita el código, las fórmulas y las
+marcas de Markdown, y escribe datos/corpus.txt y datos/README.md. Si el corpus ya existe, avisa y no lo toca
+salvo con --forzar: así, editar una lección no cambia en silencio los resultados de la lección 10.
+"""
+
+import argparse
+import collections
+import re
+import sys
+
+from herramientas.celdas import RAIZ, cuadernos, fuente, leer_cuaderno
+
+CORPUS = RAIZ / "datos" / "corpus.txt"
+LEEME = RAIZ / "datos" / "README.md"
+
+_REGLAS = [
+    (re.compile(r"```.*?```", re.S), " "),  # bloques de código
+    (re.compile(r"\$\$.*?\$\$", re.S), " "),  # fórmulas en su propia línea
+    (re.compile(r"\\\[.*?\\\]", re.S), " "),
+    (re.compile(r"\$(?:[^$\n]|\n(?!\s*\n))+\$"), " "),  # fórmulas dentro de una frase (pueden partir línea)
+    (re.compile(r"`(?:[^`\n]|\n(?!\s*\n))*`"), " "),  # código dentro de una frase
+    (re.compile(r"[$`]"), " "),  # lo que quede suelto
+    (re.compile(r"<[^>\n]+>"), " "),  # etiquetas HTML
+    (re.compile(r"!\[[^\]]*\]\([^)]*\)"), " "),  # imágenes
+    (re.compile(r"\[([^\]]*)\]\([^)]*\)"), r"\1"),  # enlaces: nos quedamos con el texto
+    (re.compile(r"https?://\S+"), " "),  # direcciones sueltas
+    (re.compile(r"(\*\*|__|\*|~~)"), ""),  # negritas, cursivas, tachados
+    (re.compile(r"(?<!\w)_(?=\w)|(?<=\w)_(?!\w)"), ""),  # _cursiva_ (no toca palabras_con_guion)
+]
+_LINEA_DE_MARCAS = re.compile(r"^\s*(#{1,6}\s*|>\s*|[-+*]\s+|\d+[.)]\s+)")
+
+
+def limpiar_markdown(texto):
+    """Devuelve la prosa de un texto Markdown: sin código, fórmulas ni marcas; un párrafo por línea."""
+    for patron, cambio in _REGLAS:
+        texto = patron.sub(cambio, texto)
+    parrafos, actual = [], []
+    for linea in texto.splitlines():
+        if linea.strip().startswith("|") or re.fullmatch(r"\s*[-=*_]{3,}\s*", linea):
+            linea = ""  # tablas y líneas horizontales
+        marca = _LINEA_DE_MARCAS.match(linea)
+        if marca or not linea.strip():
+            if actual:
+                parrafos.append(" ".join(actual))
+            actual = []
+            linea = linea[marca.end():] if marca else ""
+        if linea.strip():
+            actual.append(linea.strip())
+    if actual:
+        parrafos.append(" ".join(actual))
+    parrafos = [re.sub(r"\s+([,.;:!?»)])", r"\1", re.sub(r"\s+", " ", p)).strip() for p in parrafos]
+    return "\n".join(p for p in parrafos if len(p) > 1)
+
+
+def prosa_de_cuaderno(ruta):
+    """La prosa de todas las celdas de texto de un cuaderno, limpia, un párrafo por línea."""
+    partes = [limpiar_markdown(fuente(c)) for c in leer_cuaderno(ruta)["cells"] if c["cell_type"] == "markdown"]
+    return "\n".join(p for p in partes if p)
+
+
+def construir_corpus():
+    """Devuelve (texto, rutas): la prosa de las lecciones en orden, y las lecciones usadas."""
+    partes, rutas = [], []
+    for ruta in cuadernos(incluir_soluciones=False):
+        try:
+            partes.append(prosa_de_cuaderno(ruta))
+        except (ValueError, KeyError) as error:  # un cuaderno a medio escribir no es JSON válido
+            print(f"Aviso: no puedo leer {ruta.name} ({type(error).__name__}); lo dejo fuera del corpus.")
+            continue
+        rutas.append(ruta)
+    return "\n".join(partes) + "\n", rutas
+
+
+def _leeme(texto, rutas):
+    """El README de datos/: de dónde sale el corpus, cómo se reconstruye, su tamaño y su vocabulario."""
+    conteo = collections.Counter(texto)
+    vocabulario = "".join(sorted(conteo))
+    visibles = vocabulario.replace("\n", "").replace(" ", "")
+    lecciones = "\n".join(f"- `notebooks/{r.name}`" for r in rutas)
+    frecuentes = ", ".join(f"«{c}» {n}" for c, n in conteo.most_common(8)).replace("«\n»", "«salto de línea»")
+    return f"""# Datos del curso
+
+## `corpus.txt`: la prosa del propio curso
+
+Es el texto con el que se entrena el mini-GPT de la lección 10. Sale de las celdas de texto de las lecciones
+(no de las soluciones), en este orden:
+
+{lecciones}
+
+A cada celda se le quitan los bloques y fragmentos de código, las fórmulas de LaTeX, las etiquetas HTML, las
+direcciones web y las marcas de Markdown (títulos, negritas, viñetas, tablas); los enlaces conservan su texto.
+Queda un párrafo por línea.
+
+- Tamaño: {len(texto):,} caracteres ({len(texto.split()):,} palabras).
+- Vocabulario: {len(vocabulario)} caracteres distintos (con el espacio y el salto de línea).
+- Los más frecuentes: {frecuentes}.
+- Todos los visibles, ordenados: `{visibles}`
+
+Es pequeño a propósito: la lección 10 muestra qué pasa cuando los datos escasean.
+
+## Cómo se reconstruye
+
+El corpus está en el repositorio y **no** cambia solo cuando se edita una lección: así los resultados de la
+lección 10 no se mueven en silencio. Para reconstruirlo a propósito, desde la raíz del repositorio:
+
+```
+.venv/bin/python -m herramientas.corpus --forzar
+```
+
+Sin `--forzar`, la orden avisa y no sobrescribe nada. Después vuelve a ejecutar la lección 10 y sus soluciones
+(`python3 tareas.py salidas notebooks/10_mini_gpt.ipynb notebooks/soluciones/10_mini_gpt_soluciones.ipynb`).
+"""
+
+
+def main(argumentos=None):
+    analizador = argparse.ArgumentParser(description="Construye datos/corpus.txt con la prosa de las lecciones.")
+    analizador.add_argument("--forzar", action="store_true", help="sobrescribe el corpus si ya existe")
+    opciones = analizador.parse_args(argumentos)
+    texto, rutas = construir_corpus()
+    if not rutas:
+        print("No encuentro lecciones en notebooks/ (NN_nombre.ipynb): no hay prosa con la que construir el corpus.")
+        return 1
+    if CORPUS.exists() and not opciones.forzar:
+        anterior = CORPUS.read_text(encoding="utf-8")
+        estado = "es idéntico al actual" if anterior == texto else (
+            f"tendría {len(texto):,} caracteres (ahora tiene {len(anterior):,})")
+        print(f"Aviso: {CORPUS.relative_to(RAIZ)} ya existe y no lo toco. El corpus nuevo {estado}.\n"
+              f"Si de verdad quieres reconstruirlo, repite la orden con --forzar.")
+        return 1
+    CORPUS.parent.mkdir(parents=True, exist_ok=True)
+    CORPUS.write_text(texto, encoding="utf-8")
+    LEEME.write_text(_leeme(texto, rutas), encoding="utf-8")
+    print(f"Escrito {CORPUS.relative_to(RAIZ)}: {len(texto):,} caracteres, {len(set(texto))} distintos, "
+          f"de {len(rutas)} lecciones.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

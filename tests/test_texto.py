@@ -1,0 +1,87 @@
+"""Pruebas del corpus y del tokenizador de caracteres (lección 10)."""
+
+import math
+
+import pytest
+import torch
+
+from herramientas import corpus as herramienta
+from utilidades.texto import (
+    RUTA_CORPUS,
+    TokenizadorCaracteres,
+    dividir,
+    leer_corpus,
+    perdida_bigramas,
+    perdida_uniforme,
+)
+
+
+def test_tokenizador_ida_y_vuelta():
+    tokenizador = TokenizadorCaracteres("hola, señor ñandú\n")
+    assert len(tokenizador) == len(set("hola, señor ñandú\n"))
+    assert tokenizador.caracteres == sorted(tokenizador.caracteres)
+    codigos = tokenizador.codificar("año hola")
+    assert all(isinstance(c, int) for c in codigos)
+    assert tokenizador.decodificar(codigos) == "año hola"
+    assert tokenizador.decodificar(torch.tensor(codigos)) == "año hola"
+
+
+def test_tokenizador_caracter_desconocido():
+    tokenizador = TokenizadorCaracteres("abc ")
+    with pytest.raises(ValueError, match=r"no están en el vocabulario: \['z'\]"):
+        tokenizador.codificar("abz")
+    with pytest.raises(ValueError, match="el vocabulario va de 0 a 3"):
+        tokenizador.decodificar([0, 7])
+
+
+def test_corpus_que_falta(tmp_path):
+    with pytest.raises(FileNotFoundError, match="No encuentro el corpus.*herramientas.corpus"):
+        leer_corpus(tmp_path / "no_existe.txt")
+
+
+def test_corpus_del_curso_y_su_readme():
+    texto = leer_corpus()
+    assert len(texto) >= 20_000
+    assert "```" not in texto and "$" not in texto and "**" not in texto  # limpio de código, LaTeX y marcas
+    leeme = (RUTA_CORPUS.parent / "README.md").read_text(encoding="utf-8")
+    assert f"{len(texto):,} caracteres" in leeme, "datos/README.md no describe el corpus actual"
+    assert f"{len(set(texto))} caracteres distintos" in leeme
+    assert "herramientas.corpus" in leeme
+
+
+def test_dividir_deja_el_final_para_validar():
+    datos = torch.arange(100)
+    entrenamiento, validacion = dividir(datos)
+    assert len(entrenamiento) == 90 and len(validacion) == 10
+    assert torch.equal(validacion, torch.arange(90, 100))
+
+
+def test_lineas_base():
+    assert perdida_uniforme(94) == pytest.approx(4.5433, abs=1e-4)
+    # Un texto que alterna a y b: los bigramas lo predicen casi perfecto.
+    datos = torch.tensor([0, 1] * 200)
+    assert perdida_bigramas(datos[:300], datos[300:], 2, suavizado=0.01) < 0.01
+    # Con un suavizado enorme, los conteos no pesan y queda el uniforme.
+    assert perdida_bigramas(datos[:300], datos[300:], 5, suavizado=1e9) == pytest.approx(math.log(5), abs=1e-6)
+
+
+def test_limpiar_markdown():
+    md = ("## 1. Título\n\nUna **frase** con `codigo()` y $x^2$ y un [enlace](https://a.b).\n\n"
+          "```python\nprint(1)\n```\n$$\nQK^T\n$$\nY $a =\nb$ fin.\n\n"
+          "- viñeta uno\n- viñeta _dos_\n| a | b |\n|---|---|\n")
+    limpio = herramienta.limpiar_markdown(md)
+    assert limpio.splitlines() == ["1. Título", "Una frase con y y un enlace.", "Y fin.", "viñeta uno", "viñeta dos"]
+
+
+def test_la_herramienta_no_sobrescribe_sin_forzar(tmp_path, monkeypatch, capsys):
+    destino = tmp_path / "corpus.txt"
+    destino.write_text("el corpus de antes\n", encoding="utf-8")
+    monkeypatch.setattr(herramienta, "CORPUS", destino)
+    monkeypatch.setattr(herramienta, "LEEME", tmp_path / "README.md")
+    monkeypatch.setattr(herramienta, "RAIZ", tmp_path)
+    assert herramienta.main([]) == 1
+    assert destino.read_text(encoding="utf-8") == "el corpus de antes\n"
+    assert "--forzar" in capsys.readouterr().out
+    assert herramienta.main(["--forzar"]) == 0
+    assert destino.read_text(encoding="utf-8") != "el corpus de antes\n"
+    assert (tmp_path / "README.md").exists()

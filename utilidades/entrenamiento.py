@@ -35,8 +35,11 @@ def evaluar(modelo, entradas, objetivos, funcion_perdida, tam_lote=1000):
 
 
 def entrenar(modelo, entradas, objetivos, funcion_perdida, *, validacion=None, epocas=2, tam_lote=64, lr=1e-3,
-             semilla=0, informe_cada=100, mostrar=True):
-    """Entrena con Adam y lotes barajados; imprime el progreso por tramos y devuelve el historial (dict de listas)."""
+             semilla=0, informe_cada=100, mostrar=True, coseno=False):
+    """Entrena con Adam y lotes barajados; imprime el progreso por tramos y devuelve el historial (dict de listas).
+
+    Con `coseno=True` la tasa de aprendizaje baja suavemente (medio coseno) desde `lr` hasta 0 en el último paso.
+    """
     if len(entradas) != len(objetivos):
         raise ValueError(
             f"Hay {len(entradas)} entradas y {len(objetivos)} objetivos: cada entrada necesita su objetivo."
@@ -47,6 +50,8 @@ def entrenar(modelo, entradas, objetivos, funcion_perdida, *, validacion=None, e
     optimizador = torch.optim.Adam(modelo.parameters(), lr=lr)
     generador = torch.Generator().manual_seed(semilla)  # el mismo orden de lotes en cada ejecución
     pasos_por_epoca = (len(entradas) + tam_lote - 1) // tam_lote
+    if coseno:
+        programa = torch.optim.lr_scheduler.CosineAnnealingLR(optimizador, T_max=epocas * pasos_por_epoca)
     historial = {"paso": [], "perdida": [], "epoca": [], "perdida_epoca": [],
                  "val_perdida": [], "val_exactitud": [], "val_secuencias": []}
     inicio = time.perf_counter()
@@ -62,6 +67,8 @@ def entrenar(modelo, entradas, objetivos, funcion_perdida, *, validacion=None, e
             optimizador.zero_grad()
             perdida.backward()
             optimizador.step()
+            if coseno:
+                programa.step()
             paso += 1
             tramo.append(perdida.item())
             suma_epoca += perdida.item()

@@ -127,7 +127,8 @@ ESPERAR_CUADERNO = """async () => {
 
 ESTADO_CELDAS = """() => {
   const panel = window.jupyterapp.shell.currentWidget;
-  const kernel = panel.sessionContext.session.kernel;
+  const sesion = panel.sessionContext.session;
+  const kernel = sesion ? sesion.kernel : null;
   const celdas = panel.content.widgets.filter((c) => c.model.type === "code");
   const pendientes = celdas.filter((c) => c.model.executionCount === null).length;
   const ocupadas = Array.from(document.querySelectorAll(".jp-InputPrompt")).filter(
@@ -188,6 +189,7 @@ def _abrir_y_ejecutar(pagina, url, leccion):
             break
         pagina.wait_for_timeout(1000)
     else:
+        pagina.screenshot(path=str(CAPTURAS / f"{leccion.stem}_sin_terminar.png"))
         pytest.fail(f"{leccion.name}: no terminó en {TIEMPO_POR_CUADERNO} s (estado {estado}).")
     pagina.wait_for_timeout(1500)  # que los widgets terminen de dibujarse
     return pagina.evaluate(ESTADO_CELDAS)

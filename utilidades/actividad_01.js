@@ -224,10 +224,9 @@ function render({ model, el }) {
     const punta = (a, r) => `${qx - r * Math.cos(angulo + a)},${qy - r * Math.sin(angulo + a)}`;
     crear("polygon", { points: `${qx},${qy} ${punta(0.4, 16)} ${punta(-0.4, 16)}`, fill: ACENTO }, flecha);
     const asa = crear("circle", { cx: qx, cy: qy, r: 14, class: "aqm-asa aqm-punta-consulta" }, flecha);
-    const izquierda = qx > LADO / 2; // la etiqueta se escribe hacia el centro, para que no se salga del plano
-    const texto = crear("text", { x: izquierda ? qx - 12 : qx + 12, y: qy + 24, "text-anchor": izquierda ? "end" : "start",
-      class: "aqm-etiqueta aqm-etiqueta-consulta" }, flecha);
-    texto.textContent = `consulta de «${palabras[elegida]}»`;
+    // El nombre de la flecha va fijo en una esquina del plano: así nunca tapa las etiquetas de las claves.
+    const texto = crear("text", { x: 8, y: LADO - 10, class: "aqm-etiqueta aqm-etiqueta-consulta" }, flecha);
+    texto.textContent = `flecha: consulta de «${palabras[elegida]}»`;
     asa.addEventListener("pointerdown", (evento) => empezar(evento, "consulta", elegida));
   }
 

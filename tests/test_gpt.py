@@ -13,6 +13,7 @@ from utilidades.gpt import (
     MiniGPT,
     cargar_pesos,
     contar_parametros,
+    dibujo_del_generador,
     entrenar_gpt,
     filtrar_top_k,
     generar,
@@ -21,6 +22,7 @@ from utilidades.gpt import (
     lote_aleatorio,
     parametros_por_formula,
     perdida_en,
+    probabilidades_siguiente,
     texto_para_widget,
 )
 from utilidades.texto import TokenizadorCaracteres, leer_corpus
@@ -153,6 +155,25 @@ def test_generar_texto_y_widget():
     assert texto == texto_para_widget(modelo, tokenizador, "ab", 0.8, 0, 9, semilla=3)
     assert "al menos un carácter" in texto_para_widget(modelo, tokenizador, "", 0.8, 5, 9)
     assert "no están en el vocabulario" in texto_para_widget(modelo, tokenizador, "xyz", 0.8, 5, 9)
+
+
+def test_probabilidades_y_dibujo_del_generador():
+    import matplotlib.pyplot as plt
+
+    tokenizador = TokenizadorCaracteres("abcdefghij ")
+    torch.manual_seed(0)
+    modelo = MiniGPT(len(tokenizador), d_modelo=16, cabezas=2, contexto=4)
+    p = probabilidades_siguiente(modelo, tokenizador, "abcdefg", temperatura=0.7, top_k=3)
+    assert p.shape == (11,) and p.sum().item() == pytest.approx(1.0) and (p > 0).sum() == 3
+    with torch.no_grad():  # solo cuentan los últimos 4 caracteres (el contexto)
+        esperado = torch.softmax(modelo(torch.tensor([tokenizador.codificar("defg")]))[0, -1] / 0.7, -1)
+    assert torch.allclose(probabilidades_siguiente(modelo, tokenizador, "abcdefg", 0.7), esperado, atol=1e-6)
+    texto, fig = dibujo_del_generador(modelo, tokenizador, "ab", 0.8, 3, 5)
+    assert len(texto) == 7 and len(fig.axes[0].patches) == 10
+    plt.close(fig)
+    texto, fig = dibujo_del_generador(modelo, tokenizador, "xyz", 0.8, 3, 5)
+    assert "no están en el vocabulario" in texto and not fig.axes[0].patches
+    plt.close(fig)
 
 
 def test_guardar_y_cargar_pesos(tmp_path):

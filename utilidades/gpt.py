@@ -4,11 +4,13 @@ import copy
 import pathlib
 import time
 
+import matplotlib.pyplot as plt
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from utilidades.bloques import BloqueTransformer
+from utilidades.graficos import barras_de_pesos
 
 
 class MiniGPT(nn.Module):
@@ -179,6 +181,29 @@ def texto_para_widget(modelo, tokenizador, inicio, temperatura, top_k, longitud,
         return generar_texto(modelo, tokenizador, inicio, longitud, temperatura, top_k or None, semilla)
     except ValueError as error:
         return str(error)
+
+
+@torch.no_grad()
+def probabilidades_siguiente(modelo, tokenizador, inicio, temperatura=1.0, top_k=None):
+    """Probabilidades (vocabulario,) del carácter que seguiría a `inicio`, con temperatura y top-k."""
+    modelo.eval()
+    indices = torch.tensor([tokenizador.codificar(inicio)[-modelo.contexto:]], device=next(modelo.parameters()).device)
+    logits = modelo(indices)[0, -1] / temperatura  # (vocabulario,)
+    return torch.softmax(filtrar_top_k(logits, top_k), dim=-1).cpu()
+
+
+def dibujo_del_generador(modelo, tokenizador, inicio, temperatura, top_k, longitud, semilla=0):
+    """(texto, figura) del generador interactivo: lo generado y las 10 opciones más probables tras `inicio`."""
+    texto = texto_para_widget(modelo, tokenizador, inicio, temperatura, top_k, longitud, semilla)
+    fig, ax = plt.subplots(figsize=(8, 3.4))
+    if not inicio or set(inicio) - set(tokenizador.indice):
+        ax.axis("off")  # sin un comienzo válido no hay nada que dibujar
+        return texto, fig
+    probabilidades = probabilidades_siguiente(modelo, tokenizador, inicio, temperatura, top_k or None)
+    mejores = probabilidades.topk(10)
+    etiquetas = [{" ": "␣", "\n": "↵"}.get(c, c) for c in tokenizador.decodificar(mejores.indices)]
+    barras_de_pesos(mejores.values, etiquetas, ax=ax, titulo=f"¿Qué carácter sigue a «{inicio[-15:]}»?")
+    return texto, fig
 
 
 def guardar_pesos(modelo, ruta, sobrescribir=False):

@@ -203,6 +203,7 @@ def dibujo_del_generador(modelo, tokenizador, inicio, temperatura, top_k, longit
     mejores = probabilidades.topk(10)
     etiquetas = [{" ": "␣", "\n": "↵"}.get(c, c) for c in tokenizador.decodificar(mejores.indices)]
     barras_de_pesos(mejores.values, etiquetas, ax=ax, titulo=f"¿Qué carácter sigue a «{inicio[-15:]}»?")
+    ax.set_ylabel("probabilidad")
     return texto, fig
 
 

@@ -68,17 +68,18 @@ def medir(ruta):
 
 def main(argumentos):
     rutas = [pathlib.Path(a) for a in argumentos] or cuadernos()
-    print(f"{'cuaderno':58s} {'total':>8s} {'celda más lenta':>18s} {'memoria pico':>13s}")
+    ancho = max(len(str(pathlib.Path(r).resolve().relative_to(pathlib.Path.cwd()))) for r in rutas) + 1
+    print(f"{'cuaderno':{ancho}s} {'total':>8s} {'celda más lenta':>18s} {'memoria pico':>13s}")
     suma, peor, pico_max = 0.0, (None, None, 0.0), 0.0
     for ruta in rutas:
         total, (indice, segundos), pico = medir(ruta)
         nombre = str(pathlib.Path(ruta).resolve().relative_to(pathlib.Path.cwd()))
-        print(f"{nombre:58s} {total:7.1f}s {f'#{indice}: {segundos:.1f}s':>18s} {pico:10.0f} MiB", flush=True)
+        print(f"{nombre:{ancho}s} {total:7.1f}s {f'#{indice}: {segundos:.1f}s':>18s} {pico:10.0f} MiB", flush=True)
         suma += total
         pico_max = max(pico_max, pico)
         if segundos > (peor[2] or 0):
             peor = (nombre, indice, segundos)
-    print(f"{'TOTAL':58s} {suma:7.1f}s   más lenta: {peor[0]} #{peor[1]} ({peor[2]:.1f}s)"
+    print(f"{'TOTAL':{ancho}s} {suma:7.1f}s   más lenta: {peor[0]} #{peor[1]} ({peor[2]:.1f}s)"
           f"   pico máx.: {pico_max:.0f} MiB")
 
 

@@ -86,3 +86,11 @@ def test_ninguna_pista_revela_la_solucion():
     mensajes = [evaluar("02.1", [9, 9, 9]).mensaje, evaluar("02.2", [1, 0, 0]).mensaje, evaluar("02.4", 3).mensaje]
     for mensaje in mensajes:
         assert "1.41" not in mensaje and "0.33" not in mensaje and "15" not in mensaje
+
+
+def test_un_numero_acepta_escalares_y_rechaza_lo_demas():
+    from utilidades.ejercicios import un_numero
+
+    assert un_numero(3) == 3.0 and un_numero(torch.tensor([2.5])) == 2.5 and un_numero([[7]]) == 7.0
+    for mala in ([1, 2], "tres", None, True, torch.zeros(2, 2)):
+        assert un_numero(mala) is None

@@ -99,12 +99,24 @@ def pista(mensaje):
 
 def a_numpy(respuesta):
     """Convierte un número, lista, array o tensor en un array de NumPy float64 (o None si no se puede)."""
+    if respuesta is None:
+        return None
     try:
         if isinstance(respuesta, torch.Tensor):
             return respuesta.detach().cpu().double().numpy()
         return np.asarray(respuesta, dtype=float)
     except (TypeError, ValueError):
         return None
+
+
+def un_numero(respuesta):
+    """Devuelve la respuesta como float si es un solo número (int, float, array o tensor de 1 elemento); si no, None."""
+    if isinstance(respuesta, bool):
+        return None
+    valor = a_numpy(respuesta)
+    if valor is None or valor.size != 1:
+        return None
+    return float(valor.ravel()[0])
 
 
 def comparar_numeros(respuesta, esperado, *, tolerancia=0.01, pista_forma=None, pista_valor=None):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from utilidades.ejercicios import a_numpy, bien, comparar_numeros, ejercicio, es_cercano, pista
+from utilidades.ejercicios import a_numpy, bien, comparar_numeros, ejercicio, es_cercano, pista, un_numero
 
 PUNTAJES = np.array([2.0, 1.0, 0.5, -1.0])
 
@@ -17,10 +17,9 @@ def _softmax(puntajes, T):
 
 @ejercicio("03.1")
 def desviacion_para_d_256(respuesta):
-    valor = a_numpy(respuesta)
-    if valor is None or valor.size != 1:
+    valor = un_numero(respuesta)
+    if valor is None:
         return pista("la respuesta es un solo número.")
-    valor = float(valor.ravel()[0])
     if es_cercano(valor, 256, 0.5):
         return pista("256 es la varianza de q·k (suma de 256 productos de varianza 1); "
                      "la desviación típica es otra cosa.")
@@ -81,10 +80,9 @@ def softmax_en_numpy(funcion):
 
 @ejercicio("03.4")
 def temperatura_de_la_escala(respuesta):
-    valor = a_numpy(respuesta)
-    if valor is None or valor.size != 1:
+    valor = un_numero(respuesta)
+    if valor is None:
         return pista("la respuesta es un solo número.")
-    valor = float(valor.ravel()[0])
     if es_cercano(valor, 64, 0.1):
         return pista("compara softmax(s / √d) con softmax(s / T): ¿qué número hace el papel de T?")
     if es_cercano(valor, 1 / 8, 0.01):

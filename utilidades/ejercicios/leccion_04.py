@@ -2,15 +2,14 @@
 
 import torch
 
-from utilidades.ejercicios import a_numpy, bien, comparar_numeros, ejercicio, pista
+from utilidades.ejercicios import a_numpy, bien, comparar_numeros, ejercicio, pista, un_numero
 
 
 @ejercicio("04.1")
 def parametros_de_la_capa(respuesta):
-    valor = a_numpy(respuesta)
-    if valor is None or valor.size != 1:
+    valor = un_numero(respuesta)
+    if valor is None:
         return pista("la respuesta es un solo número entero.")
-    valor = float(valor.ravel()[0])
     if valor == 16 * 48 + 16 * 16:
         return pista("has contado los pesos, pero cada capa lineal también tiene un sesgo por salida.")
     if valor == 16 * 48 + 48:

@@ -2,19 +2,12 @@
 
 import torch
 
-from utilidades.ejercicios import a_numpy, bien, ejercicio, pista
-
-
-def _numero(respuesta):
-    valor = a_numpy(respuesta)
-    if valor is None or valor.size != 1:
-        return None
-    return float(valor.ravel()[0])
+from utilidades.ejercicios import a_numpy, bien, ejercicio, pista, un_numero
 
 
 @ejercicio("05.1")
 def visibles_causal(respuesta):
-    valor = _numero(respuesta)
+    valor = un_numero(respuesta)
     if valor is None:
         return pista("la respuesta es un solo número entero.")
     if valor == 45:
@@ -60,7 +53,7 @@ def mascara_de_ventana(funcion):
 
 @ejercicio("05.3")
 def visibles_con_las_dos(respuesta):
-    valor = _numero(respuesta)
+    valor = un_numero(respuesta)
     if valor is None:
         return pista("la respuesta es un solo número entero.")
     if valor == 36:

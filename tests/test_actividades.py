@@ -192,6 +192,8 @@ def test_ejercicios_soluciones_pasan_y_errores_no():
     assert not evaluar("01.2", escalada).correcto
     assert not evaluar("01.2", lambda q, k, v: v.mean(dim=0)).correcto
     assert not evaluar("01.2", ...).correcto
+    sin_return = evaluar("01.2", lambda q, k, v: None)
+    assert not sin_return.correcto and "return" in sin_return.mensaje
 
     peso = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, 1, causal=True)[0]
     assert evaluar("01.3", float(peso)).correcto

@@ -50,7 +50,10 @@ def _busqueda_blanda(funcion):
         consulta = torch.randn(d, generator=generador, dtype=torch.float64)
         claves = torch.randn(n, d, generator=generador, dtype=torch.float64)
         valores = torch.randn(n, d_v, generator=generador, dtype=torch.float64)
-        obtenido = a_numpy(funcion(consulta, claves, valores))
+        resultado = funcion(consulta, claves, valores)
+        if resultado is None:
+            return pista("tu función no devuelve nada: ¿falta un return al final?")
+        obtenido = a_numpy(resultado)
         esperado = _busqueda_blanda_referencia(consulta, claves, valores).numpy()
         if obtenido is None or obtenido.shape != esperado.shape:
             forma = None if obtenido is None else obtenido.shape

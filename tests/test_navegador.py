@@ -313,6 +313,20 @@ def _porcentajes_visibles(datos):
     return [p if v else None for p, v in zip(datos["porcentajes"], datos["visibles"])]
 
 
+def _arrastrar(pagina, actividad, elemento, fraccion_x, fraccion_y, antes, descripcion):
+    """Arrastra `elemento` hasta un punto del plano (en fracciones de su ancho y alto) y espera barras nuevas."""
+    caja = _caja(elemento)
+    plano = _caja(actividad.locator(".aqm-fondo"))
+    pagina.mouse.move(caja["x"] + caja["width"] / 2, caja["y"] + caja["height"] / 2)
+    pagina.mouse.down()
+    pagina.mouse.move(plano["x"] + plano["width"] * fraccion_x, plano["y"] + plano["height"] * fraccion_y, steps=12)
+    pagina.mouse.up()
+    _esperar(pagina, actividad, lambda v: v["porcentajes"] != antes and _suma(v) == 100, descripcion)
+    visto = _quieto(pagina, actividad)
+    assert _suma(visto) == 100
+    return visto
+
+
 def _suma(visto):
     return sum(p for p in visto["porcentajes"] if p is not None)
 
@@ -355,31 +369,14 @@ def _estudiante_en_la_actividad(pagina, prefijo=""):
 
     # Arrastrar la clave de «plata» hacia la esquina de arriba a la derecha: las barras cambian.
     antes = visto["porcentajes"]
-    punto = actividad.locator('.aqm-clave[data-indice="3"] circle').first
-    caja = _caja(punto)
-    plano = _caja(actividad.locator(".aqm-fondo"))
-    pagina.mouse.move(caja["x"] + caja["width"] / 2, caja["y"] + caja["height"] / 2)
-    pagina.mouse.down()
-    pagina.mouse.move(plano["x"] + plano["width"] * 0.97, plano["y"] + plano["height"] * 0.03, steps=12)
-    pagina.mouse.up()
-    visto = _esperar(pagina, actividad, lambda v: v["porcentajes"] != antes and _suma(v) == 100,
-                     "barras nuevas tras arrastrar la clave de «plata»")
-    visto = _quieto(pagina, actividad)
-    assert _suma(visto) == 100
+    visto = _arrastrar(pagina, actividad, actividad.locator('.aqm-clave[data-indice="3"] circle').first,
+                       0.97, 0.03, antes, "barras nuevas tras arrastrar la clave de «plata»")
     assert visto["porcentajes"][3] > antes[3], "Alejar la clave de «plata» hacia la consulta debe darle más peso."
 
     # Arrastrar la flecha de la consulta de «el» hacia la clave de «Ana» (arriba a la izquierda).
     antes = visto["porcentajes"]
-    punta = actividad.locator(".aqm-punta-consulta")
-    caja = _caja(punta)
-    pagina.mouse.move(caja["x"] + caja["width"] / 2, caja["y"] + caja["height"] / 2)
-    pagina.mouse.down()
-    pagina.mouse.move(plano["x"] + plano["width"] * 0.08, plano["y"] + plano["height"] * 0.2, steps=12)
-    pagina.mouse.up()
-    visto = _esperar(pagina, actividad, lambda v: v["porcentajes"] != antes and _suma(v) == 100,
-                     "barras nuevas tras arrastrar la consulta")
-    visto = _quieto(pagina, actividad)
-    assert _suma(visto) == 100
+    visto = _arrastrar(pagina, actividad, actividad.locator(".aqm-punta-consulta"), 0.08, 0.2, antes,
+                       "barras nuevas tras arrastrar la consulta")
     assert max(range(7), key=lambda i: visto["porcentajes"][i] or 0) == 0, "La consulta hacia «Ana» debe mirarla."
     actividad.screenshot(path=str(CAPTURAS / f"{prefijo}01_actividad_3_arrastre.png"))
 

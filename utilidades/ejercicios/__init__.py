@@ -67,6 +67,8 @@ def evaluar(clave, respuesta):
         return Veredicto(False, "Aún no has respondido: sustituye los tres puntos (...) por tu respuesta.")
     try:
         return _REGISTRO[clave](respuesta)
+    except Fallo as fallo:
+        return fallo.veredicto
     except Exception as error:  # una función del estudiante que falla no debe romper la comprobación
         return Veredicto(
             False,
@@ -99,7 +101,7 @@ def pista(mensaje):
 
 def a_numpy(respuesta):
     """Convierte un número, lista, array o tensor en un array de NumPy float64 (o None si no se puede)."""
-    if respuesta is None:
+    if respuesta is None or isinstance(respuesta, (str, bytes)):
         return None
     try:
         if isinstance(respuesta, torch.Tensor):
@@ -117,6 +119,93 @@ def un_numero(respuesta):
     if valor is None or valor.size != 1:
         return None
     return float(valor.ravel()[0])
+
+
+def entero(respuesta):
+    """Devuelve la respuesta como int si es un solo número entero de cualquier tipo (int, float 3.0, NumPy o
+    tensor); si no, None."""
+    valor = un_numero(respuesta)
+    if valor is None or not math.isfinite(valor) or valor != round(valor):
+        return None
+    return int(round(valor))
+
+
+class Fallo(Exception):
+    """Se lanza dentro de una comprobación para terminarla con un veredicto: `raise Fallo(pista("…"))`."""
+
+    def __init__(self, veredicto):
+        super().__init__(veredicto.mensaje)
+        self.veredicto = veredicto
+
+
+def exigir_numero(respuesta, que="un solo número"):
+    """Devuelve la respuesta como float; si no es un solo número, termina la comprobación con una pista."""
+    valor = un_numero(respuesta)
+    if valor is None:
+        raise Fallo(pista(f"responde con {que} (vale un int, un float, un número de NumPy o un tensor de un "
+                          f"elemento); tu respuesta es {_describir(respuesta)}."))
+    if not math.isfinite(valor):
+        raise Fallo(pista("tu respuesta es NaN o infinito; revisa las divisiones y los exponentes."))
+    return valor
+
+
+def exigir_entero(respuesta, que="un número entero"):
+    """Devuelve la respuesta como int; si no es un solo número entero, termina la comprobación con una pista."""
+    valor = exigir_numero(respuesta, que)
+    if valor != round(valor):
+        raise Fallo(pista(f"se pide {que}, sin decimales; tu respuesta es {valor:g}."))
+    return int(round(valor))
+
+
+def exigir_funcion(respuesta, ejemplo):
+    """Termina la comprobación con una pista si la respuesta no es una función (`ejemplo` muestra la llamada)."""
+    if not callable(respuesta):
+        if respuesta is None:
+            raise Fallo(pista(f"la respuesta es None: pasa tu función sin paréntesis, como en {ejemplo}."))
+        raise Fallo(pista(f"la respuesta es una función: pásala sin paréntesis, como en {ejemplo} "
+                          f"(ahora es {_describir(respuesta)})."))
+    return respuesta
+
+
+_NOMBRES_DE_TIPO = {torch.Tensor: "un tensor de PyTorch", np.ndarray: "un array de NumPy", float: "un número",
+                    tuple: "una tupla", list: "una lista", dict: "un diccionario", str: "un texto"}
+
+
+def llamar(funcion, *argumentos, tipo=torch.Tensor, forma=None, pista_forma=""):
+    """Llama a la función del estudiante y revisa lo que devuelve; si algo falla, termina con una pista.
+
+    Comprueba que devuelva algo (no None), de tipo `tipo` (None: cualquiera) y, si se da `forma`, con esa
+    forma. Devuelve el resultado.
+    """
+    resultado = funcion(*argumentos)
+    if resultado is None:
+        raise Fallo(pista("tu función no devuelve nada: falta un `return` con el resultado al final."))
+    if tipo is not None and not isinstance(resultado, tipo):
+        esperado = _NOMBRES_DE_TIPO.get(tipo, tipo.__name__)
+        raise Fallo(pista(f"tu función debe devolver {esperado} y devuelve {_describir(resultado)}."))
+    if forma is not None and tuple(resultado.shape) != tuple(forma):
+        texto = f" {pista_forma}" if pista_forma else ""
+        raise Fallo(pista(f"tu función devuelve forma {tuple(resultado.shape)} y se esperaba "
+                          f"{tuple(forma)}.{texto}"))
+    return resultado
+
+
+def _describir(valor):
+    """Describe brevemente qué es un valor, para las pistas («un texto», «una lista de 3 elementos»…)."""
+    if valor is None:
+        return "None"
+    if isinstance(valor, torch.Tensor):
+        return f"un tensor de forma {tuple(valor.shape)}"
+    if isinstance(valor, np.ndarray):
+        return f"un array de forma {valor.shape}"
+    if isinstance(valor, (list, tuple)):
+        clase = "una lista" if isinstance(valor, list) else "una tupla"
+        return f"{clase} de {len(valor)} elementos"
+    if isinstance(valor, str):
+        return "un texto"
+    if isinstance(valor, bool):
+        return f"el booleano {valor}"
+    return f"de tipo {type(valor).__name__}"
 
 
 def comparar_numeros(respuesta, esperado, *, tolerancia=0.01, pista_forma=None, pista_valor=None):

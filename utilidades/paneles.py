@@ -3,6 +3,9 @@
 La función recibe los valores de los controles y devuelve (texto, figura). El panel pone el texto en un
 `widgets.HTML` y la figura, convertida a PNG, en un `widgets.Image`: nada se imprime en la celda, así que el
 cuaderno guarda solo el panel y se puede probar sin navegador leyendo `panel.texto.value`.
+
+Su representación de texto (`repr`) es lo que el panel calculó, en castellano: es lo que muestran JupyterLab,
+GitHub y nbviewer antes de ejecutar la celda (los widgets se guardan sin estado) y lo que nbval compara.
 """
 
 import html
@@ -20,12 +23,26 @@ def figura_a_png(fig):
     return memoria.getvalue()
 
 
+AVISO = "Panel interactivo: ejecuta la celda para usarlo."
+
+
+def representacion_de_widget(widget, texto):
+    """Datos para mostrar un widget con `texto` como su versión en texto plano, completa (ipywidgets la corta
+    a 110 caracteres). Sirve con ipywidgets 8 (`_repr_mimebundle_`) y con el 7.7 de Colab."""
+    datos = {"text/plain": texto}
+    if widget._view_name is not None:
+        datos["application/vnd.jupyter.widget-view+json"] = {
+            "version_major": 2, "version_minor": 0, "model_id": widget._model_id}
+    return datos
+
+
 class Panel(widgets.VBox):
     """Controles arriba, texto y figura debajo; se redibuja cada vez que cambia un control."""
 
     def __init__(self, controles, dibujar):
         self.controles = dict(controles)
         self.dibujar = dibujar
+        self.texto_plano = ""
         self.texto = widgets.HTML()
         self.imagen = widgets.Image(format="png")
         for control in self.controles.values():
@@ -43,3 +60,15 @@ class Panel(widgets.VBox):
         self.texto.value = f"<pre style='font-size: 14px'>{html.escape(texto)}</pre>"
         self.texto_plano = texto
         self.imagen.value = figura_a_png(fig)
+
+    def __repr__(self):
+        valores = ", ".join(f"{nombre} = {valor}" for nombre, valor in self.valores().items())
+        return f"{AVISO} Con {valores}:\n{self.texto_plano}"
+
+    def _repr_mimebundle_(self, **_opciones):
+        return representacion_de_widget(self, repr(self))
+
+    def _ipython_display_(self, **_opciones):  # ipywidgets 7.7 (Colab) muestra los widgets por aquí
+        from IPython.display import display
+
+        display(representacion_de_widget(self, repr(self)), raw=True)

@@ -108,3 +108,23 @@ def test_escala_por_raiz_de_d():
 def test_entradas_malas_dan_mensaje_claro(Qx, Kx, Vx, mascara, error, texto):
     with pytest.raises(error, match=texto):
         atencion(Qx, Kx, Vx, mascara)
+
+
+def test_tensores_de_enteros_dan_error_claro():
+    Qi = torch.tensor([[0, 1], [1, 1]])
+    with pytest.raises(TypeError, match=r"Q es un tensor de enteros \(torch.int64\).*Q.float\(\)"):
+        atencion(Qi, Qi, Qi)
+
+
+def test_float64_mezclado_con_float32_da_error_claro():
+    with pytest.raises(TypeError, match="mismo tipo de número.*K es torch.float32"):
+        atencion(Q, Q.float(), V)
+
+
+def test_la_multicabeza_vive_en_su_modulo_y_atencion_la_reexporta():
+    from utilidades import atencion as modulo
+    from utilidades.multicabeza import AtencionMulticabeza
+
+    assert modulo.AtencionMulticabeza is AtencionMulticabeza
+    with pytest.raises(AttributeError):
+        modulo.no_existe  # noqa: B018

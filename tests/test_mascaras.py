@@ -7,16 +7,18 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from utilidades.atencion import (
-    AtencionMulticabeza,
-    atencion,
-    combinar_mascaras,
-    mascara_causal,
-    mascara_de_relleno,
-)
+from utilidades.atencion import atencion
+from utilidades.mascaras import combinar_mascaras, mascara_causal, mascara_de_relleno
 from utilidades.ejercicios import evaluar
-from utilidades.mascaras import mascara_elegida, rellenar, vista_de_mascaras
-from utilidades.multicabeza import copiar_a_pytorch
+from utilidades.multicabeza import AtencionMulticabeza, copiar_pesos_a_pytorch
+from utilidades.vistas import mascara_elegida, rellenar, vista_de_mascaras
+from torch import nn
+
+
+def _copia(capa):
+    """Un nn.MultiheadAttention con los pesos de `capa`."""
+    return copiar_pesos_a_pytorch(capa, nn.MultiheadAttention(capa.d_modelo, capa.cabezas, batch_first=True))
+
 
 # --- Las máscaras --------------------------------------------------------------------------------------
 
@@ -86,7 +88,7 @@ def test_relleno_igual_que_scaled_dot_product_attention():
 def test_multicabeza_con_mascaras_igual_que_multihead_attention(causal, con_relleno):
     torch.manual_seed(3)
     capa = AtencionMulticabeza(16, 4)
-    mha = copiar_a_pytorch(capa)
+    mha = _copia(capa)
     x = torch.randn(3, 5, 16)
     relleno = mascara_de_relleno([5, 3, 2] if con_relleno else [5, 5, 5], 5)
     y = capa(x, mascara=combinar_mascaras(relleno, causal=causal))
@@ -101,7 +103,7 @@ def test_multicabeza_con_mascaras_igual_que_multihead_attention(causal, con_rell
 def test_multicabeza_causal_igual_con_is_causal_y_mascara_2d():
     torch.manual_seed(4)
     capa = AtencionMulticabeza(8, 2)
-    mha = copiar_a_pytorch(capa)
+    mha = _copia(capa)
     x = torch.randn(2, 6, 8)
     y = capa(x, mascara=mascara_causal(6))  # (L, L) se reparte a todo el lote y todas las cabezas
     y_torch, _ = mha(x, x, x, attn_mask=mascara_causal(6), is_causal=True)
@@ -138,7 +140,7 @@ def test_fila_oculta_entera_da_ceros_y_no_nan():
 def test_fila_oculta_entera_multicabeza_frente_a_pytorch():
     torch.manual_seed(7)
     capa = AtencionMulticabeza(8, 2)
-    mha = copiar_a_pytorch(capa)
+    mha = _copia(capa)
     x = torch.randn(2, 3, 8)
     relleno = mascara_de_relleno([3, 0], 3)
     y = capa(x, mascara=combinar_mascaras(relleno))
@@ -159,6 +161,48 @@ def test_fila_oculta_no_rompe_el_gradiente():
 
 
 # --- Entradas malas ------------------------------------------------------------------------------------
+
+
+def test_relleno_por_su_argumento_aunque_lote_sea_igual_a_L():
+    """Con lote == L, una máscara de relleno (lote, L) no se puede confundir: va en `mascara_relleno`."""
+    torch.manual_seed(10)
+    capa = AtencionMulticabeza(8, 2)
+    mha = _copia(capa)
+    x = torch.randn(4, 4, 8)
+    relleno = mascara_de_relleno([4, 2, 3, 1], 4)
+    y = capa(x, mascara_relleno=relleno)
+    y_torch, _ = mha(x, x, x, key_padding_mask=relleno)
+    assert torch.allclose(y, y_torch, atol=1e-6)
+    assert torch.allclose(y, capa(x, mascara=combinar_mascaras(relleno)), atol=1e-6)
+    causal = mascara_causal(4)
+    y_ambas = capa(x, mascara=causal, mascara_relleno=relleno)
+    y_torch, _ = mha(x, x, x, attn_mask=causal, key_padding_mask=relleno)
+    assert torch.allclose(y_ambas, y_torch, atol=1e-6)
+    assert torch.allclose(y_ambas, capa(x, mascara=combinar_mascaras(relleno, causal=True)), atol=1e-6)
+
+
+def test_relleno_pasado_como_mascara_da_error_que_dice_como_arreglarlo():
+    capa = AtencionMulticabeza(8, 2)
+    relleno = mascara_de_relleno([3, 1], 4)  # (lote = 2, L = 4)
+    with pytest.raises(ValueError, match=r"mascara_relleno=.*combinar_mascaras"):
+        capa(torch.randn(2, 4, 8), mascara=relleno)
+    with pytest.raises(ValueError, match=r"`mascara_relleno` tiene forma \(4, 4\) y debe ser \(lote, L\)"):
+        capa(torch.randn(2, 4, 8), mascara_relleno=combinar_mascaras(relleno)[0])
+    with pytest.raises(TypeError, match="debe ser un tensor bool"):
+        capa(torch.randn(2, 4, 8), mascara_relleno=relleno.int())
+
+
+def test_relleno_a_la_izquierda_con_causal():
+    relleno = mascara_de_relleno([2, 4], 4, izquierda=True)
+    assert relleno.tolist() == [[True, True, False, False], [False] * 4]
+    ambas = combinar_mascaras(relleno, causal=True)
+    # Las filas del relleno de la izquierda no ven nada (solo relleno y futuro): atencion les da 0, sin NaN.
+    assert ambas[0, 0].all() and ambas[0, 1].all() and not ambas[0, 2].all()
+    Q, K, V = _qkv(11, 2, 4)
+    salida, pesos = atencion(Q, K, V, ambas)
+    assert torch.isfinite(salida).all()
+    assert pesos[0, :2].abs().sum() == 0
+    assert torch.allclose(pesos[0, 2:].sum(-1), torch.ones(2, dtype=pesos.dtype))
 
 
 def test_mascara_que_no_encaja_da_error_claro():
@@ -187,8 +231,9 @@ FRASES = [["Ana", "sacó", "plata", "del", "banco"], ["el", "perro", "ladra"], [
 def test_rellenar():
     rellenas, longitudes = rellenar(FRASES)
     assert longitudes == [5, 3, 2]
-    assert rellenas[2] == ["hoy", "llueve", "·", "·", "·"]
-    assert rellenar([["a"]], L=3)[0] == [["a", "·", "·"]]
+    assert rellenas[2] == ["hoy", "llueve", "‹relleno›", "‹relleno›", "‹relleno›"]
+    assert rellenar([["a"]], L=3)[0] == [["a", "‹relleno›", "‹relleno›"]]
+    assert rellenar([["a"]], L=3, izquierda=True)[0] == [["‹relleno›", "‹relleno›", "a"]]
 
 
 @pytest.mark.parametrize("causal,relleno,visibles", [(False, False, 25), (True, False, 15), (False, True, 15),
@@ -215,7 +260,7 @@ def test_vista_de_mascaras():
     g = torch.Generator().manual_seed(0)
     Q, K = torch.randn(3, 5, 8, generator=g), torch.randn(3, 5, 8, generator=g)
     texto, fig = vista_de_mascaras(Q, K, FRASES, frase=2, causal=False, relleno=True)
-    assert texto.startswith("«hoy llueve · · ·» · causal: no · relleno: sí · 10 de 25 celdas visibles")
+    assert texto.startswith("«hoy llueve ‹relleno› ‹relleno› ‹relleno›» · causal: no · relleno: sí · 10 de 25 celdas visibles")
     assert texto.endswith("1.00 1.00 1.00 1.00 1.00")
     plt.close(fig)
 

@@ -7,9 +7,17 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from utilidades.atencion import AtencionMulticabeza, atencion
+from utilidades.atencion import atencion
 from utilidades.ejercicios import evaluar
-from utilidades.multicabeza import copiar_a_pytorch, favoritas, vista_de_cabeza
+from utilidades.multicabeza import AtencionMulticabeza, copiar_pesos_a_pytorch
+from utilidades.vistas import favoritas, vista_de_cabeza
+from torch import nn
+
+
+def _copia(capa):
+    """Un nn.MultiheadAttention con los pesos de `capa`."""
+    return copiar_pesos_a_pytorch(capa, nn.MultiheadAttention(capa.d_modelo, capa.cabezas, batch_first=True))
+
 
 # --- Formas y equivalencias ----------------------------------------------------------------------------
 
@@ -28,7 +36,7 @@ def test_formas_del_temario():
 def test_igual_que_multihead_attention(d_modelo, cabezas, lote, L):
     torch.manual_seed(d_modelo + cabezas)
     capa = AtencionMulticabeza(d_modelo, cabezas)
-    mha = copiar_a_pytorch(capa)
+    mha = _copia(capa)
     x = torch.randn(lote, L, d_modelo)
     y = capa(x)
     y_torch, pesos_torch = mha(x, x, x, average_attn_weights=False)
@@ -39,7 +47,7 @@ def test_igual_que_multihead_attention(d_modelo, cabezas, lote, L):
 def test_igual_que_multihead_attention_en_float64():
     torch.manual_seed(1)
     capa = AtencionMulticabeza(16, 4).double()
-    mha = copiar_a_pytorch(capa)
+    mha = _copia(capa)
     assert mha.in_proj_weight.dtype == torch.float64
     x = torch.randn(2, 6, 16, dtype=torch.float64)
     y_torch, pesos_torch = mha(x, x, x, average_attn_weights=False)
@@ -49,7 +57,7 @@ def test_igual_que_multihead_attention_en_float64():
 
 def test_copiar_no_comparte_memoria():
     capa = AtencionMulticabeza(8, 2)
-    mha = copiar_a_pytorch(capa)
+    mha = _copia(capa)
     with torch.no_grad():
         capa.qkv.weight.add_(1.0)
     assert not torch.allclose(capa.qkv.weight, mha.in_proj_weight)
@@ -94,6 +102,37 @@ def test_d_modelo_no_divisible_da_error_claro():
         AtencionMulticabeza(16, 5)
 
 
+@pytest.mark.parametrize("d_modelo,cabezas", [(8, 0), (8, -2), (0, 1), (8, 2.0), (8, "4")])
+def test_cabezas_o_d_modelo_no_enteros_positivos_dan_error_claro(d_modelo, cabezas):
+    with pytest.raises(ValueError, match="debe ser un número entero positivo"):
+        AtencionMulticabeza(d_modelo, cabezas)
+
+
+def test_copiar_pesos_rellena_la_capa_dada_y_la_devuelve():
+    capa = AtencionMulticabeza(8, 2)
+    mha = nn.MultiheadAttention(8, 2, batch_first=True)
+    assert copiar_pesos_a_pytorch(capa, mha) is mha
+    assert torch.equal(mha.in_proj_weight, capa.qkv.weight)
+    with pytest.raises(ValueError, match="no tienen la misma forma"):
+        copiar_pesos_a_pytorch(capa, nn.MultiheadAttention(8, 4, batch_first=True))
+    with pytest.raises(ValueError, match="batch_first=True"):
+        copiar_pesos_a_pytorch(capa, nn.MultiheadAttention(8, 2))
+    with pytest.raises(TypeError, match="debe ser un nn.MultiheadAttention"):
+        copiar_pesos_a_pytorch(capa, nn.Linear(8, 8))
+
+
+def test_cada_cabeza_divide_por_la_raiz_de_d_cabeza():
+    """Cada cabeza escala por √d_cabeza (aquí √4 = 2), no por √d_modelo (√16 = 4)."""
+    torch.manual_seed(5)
+    capa = AtencionMulticabeza(16, 4)
+    x = torch.randn(1, 5, 16)
+    capa(x)
+    q, k, _ = capa.qkv(x).chunk(3, dim=-1)
+    q0, k0 = q[0, :, :4], k[0, :, :4]  # la cabeza 0
+    assert torch.allclose(capa.pesos[0, 0], torch.softmax(q0 @ k0.T / 2, dim=-1), atol=1e-6)
+    assert not torch.allclose(capa.pesos[0, 0], torch.softmax(q0 @ k0.T / 4, dim=-1), atol=1e-3)
+
+
 def test_entrada_con_otro_d_modelo_da_error_claro():
     capa = AtencionMulticabeza(16, 4)
     with pytest.raises(ValueError, match="debe tener forma \\(lote, L, d_modelo\\)"):
@@ -109,7 +148,7 @@ def test_q_y_k_de_distinto_d_da_error_claro():
 
 def test_mascara_que_no_encaja_da_error_claro():
     capa = AtencionMulticabeza(16, 4)
-    with pytest.raises(ValueError, match="no encaja con la tabla de puntajes"):
+    with pytest.raises(ValueError, match=r"`mascara` tiene forma \(2, 4, 4\), que no encaja: debe ser \(5, 5\)"):
         capa(torch.randn(2, 5, 16), mascara=torch.zeros(2, 4, 4, dtype=torch.bool))
 
 

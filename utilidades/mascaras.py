@@ -1,38 +1,31 @@
-"""Lo que muestran las figuras y los conmutadores de la lección 05 (las máscaras viven en `atencion.py`)."""
+"""Máscaras (lección 05): la causal, la de relleno y las dos juntas. `True` significa siempre «no se mira»."""
 
 import torch
 
-from utilidades.atencion import atencion, combinar_mascaras, mascara_de_relleno
-from utilidades.graficos import mapa_de_calor
 
-RELLENO = "·"  # la ficha de relleno, tal como se ve en las figuras
-
-
-def rellenar(frases, L=None):
-    """Devuelve (frases rellenadas con «·» hasta L palabras, longitudes reales)."""
-    longitudes = [len(f) for f in frases]
-    L = max(longitudes) if L is None else L
-    return [list(f) + [RELLENO] * (L - len(f)) for f in frases], longitudes
+def mascara_causal(L):
+    """Devuelve (L, L) bool: True encima de la diagonal, el futuro que cada palabra no puede mirar."""
+    return torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
 
 
-def mascara_elegida(longitudes, L, causal, relleno):
-    """La máscara (lote, L, L) que piden los conmutadores: relleno, causal, las dos o ninguna."""
-    columnas = mascara_de_relleno(longitudes, L) if relleno else torch.zeros(len(longitudes), L, dtype=torch.bool)
-    return combinar_mascaras(columnas, causal=causal)
+def mascara_de_relleno(longitudes, L, izquierda=False):
+    """Devuelve (lote, L) bool: True en el relleno, detrás de cada frase (o delante, si `izquierda`)."""
+    longitudes = torch.as_tensor(longitudes)
+    if longitudes.dim() != 1 or (longitudes < 0).any() or (longitudes > L).any():
+        raise ValueError(
+            f"Las longitudes deben ser una lista de enteros entre 0 y L = {L} (una por frase), pero son "
+            f"{longitudes.tolist()}. Si una frase es más larga que L, aumenta L o recórtala."
+        )
+    posiciones = torch.arange(L)
+    if izquierda:  # el relleno va delante: «· · hoy llueve»
+        return posiciones < L - longitudes[:, None]  # (lote, L)
+    return posiciones >= longitudes[:, None]  # (lote, L)
 
 
-def vista_de_mascaras(Q, K, frases, frase, causal, relleno):
-    """Lo que muestran los conmutadores: (texto con las celdas visibles, mapa de calor con lo oculto en blanco)."""
-    rellenas, longitudes = rellenar(frases, Q.shape[-2])
-    L = len(rellenas[0])
-    mascara = mascara_elegida(longitudes, L, causal, relleno)[frase]  # (L, L)
-    _, pesos = atencion(Q[frase], K[frase], K[frase], mascara)
-    palabras = rellenas[frase]
-    visibles = int((~mascara).sum())
-    texto = (f"«{' '.join(palabras)}» · causal: {'sí' if causal else 'no'} · relleno: {'sí' if relleno else 'no'}"
-             f" · {visibles} de {L * L} celdas visibles · cada fila suma "
-             + " ".join(f"{s:.2f}" for s in pesos.sum(dim=-1).tolist()))
-    fig, _ = mapa_de_calor(pesos, palabras, palabras, valores=True, oculto=mascara,
-                           titulo="Pesos (en blanco y tachado: oculto)",
-                           etiqueta_filas="palabra que mira", etiqueta_columnas="palabra mirada")
-    return texto, fig
+def combinar_mascaras(relleno, causal=False):
+    """Devuelve (lote, L, L) bool para `atencion`: oculta las columnas de relleno y, si `causal`, el futuro."""
+    lote, L = relleno.shape
+    mascara = relleno[:, None, :].expand(lote, L, L)  # cada fila oculta las mismas columnas
+    if causal:
+        mascara = mascara | mascara_causal(L)
+    return mascara

@@ -1,45 +1,112 @@
-"""Atención multicabeza (lección 04): la misma capa en PyTorch y lo que muestra el selector de cabezas."""
+"""Atención multicabeza (lección 04): la capa `AtencionMulticabeza` y cómo copiar sus pesos en la de PyTorch."""
+
+import numbers
 
 import torch
 from torch import nn
 
-from utilidades.graficos import mapa_de_calor
+from utilidades.atencion import atencion
+from utilidades.validacion import comprobar_entrada_modelo
 
 
-def copiar_a_pytorch(capa):
-    """Devuelve un nn.MultiheadAttention(d_modelo, cabezas, batch_first=True) con los mismos pesos que `capa`."""
-    mha = nn.MultiheadAttention(capa.d_modelo, capa.cabezas, batch_first=True)
-    mha = mha.to(capa.qkv.weight.dtype)
-    with torch.no_grad():
-        mha.in_proj_weight.copy_(capa.qkv.weight)  # filas 0-15 hacen Q, 16-31 hacen K, 32-47 hacen V (si d = 16)
-        mha.in_proj_bias.copy_(capa.qkv.bias)
-        mha.out_proj.weight.copy_(capa.salida.weight)
-        mha.out_proj.bias.copy_(capa.salida.bias)
-    return mha
-
-
-# --- Lo que muestra el selector de cabezas (no se enseña en una celda) ---------------------------------
-
-
-def favoritas(pesos, palabras):
-    """Devuelve «Ana→plata 0.41 · sacó→…»: a qué palabra mira más cada palabra según una tabla (L, L)."""
-    pesos = torch.as_tensor(pesos).detach().double()
-    if pesos.shape != (len(palabras), len(palabras)):
+def comprobar_cabezas(d_modelo, cabezas):
+    """Lanza un error claro si `cabezas` no es un entero positivo que divida a `d_modelo`."""
+    for nombre, valor in (("d_modelo", d_modelo), ("cabezas", cabezas)):
+        if isinstance(valor, bool) or not isinstance(valor, numbers.Integral) or valor < 1:
+            raise ValueError(
+                f"{nombre} debe ser un número entero positivo, pero es {valor!r}. "
+                f"Por ejemplo: AtencionMulticabeza(d_modelo=16, cabezas=4)."
+            )
+    if d_modelo % cabezas != 0:
+        divisores = [h for h in range(1, min(d_modelo, 16) + 1) if d_modelo % h == 0]
         raise ValueError(
-            f"La tabla de pesos tiene forma {tuple(pesos.shape)}, pero hay {len(palabras)} palabras: "
-            f"elige una frase y una cabeza, por ejemplo pesos[0, 0]."
+            f"d_modelo ({d_modelo}) debe ser divisible entre el número de cabezas ({cabezas}), porque cada "
+            f"cabeza recibe un trozo igual del vector. Prueba, por ejemplo, con cabezas = {divisores}."
         )
-    mayores, indices = pesos.max(dim=-1)
-    return " · ".join(f"{p}→{palabras[j]} {m:.2f}" for p, j, m in zip(palabras, indices.tolist(), mayores.tolist()))
 
 
-def vista_de_cabeza(pesos, frases, frase, cabeza):
-    """Lo que muestra el selector: (texto con la favorita de cada palabra, mapa de calor de una cabeza)."""
-    if not 0 <= cabeza < pesos.shape[1]:
-        raise ValueError(f"La capa tiene {pesos.shape[1]} cabezas (0 a {pesos.shape[1] - 1}); pediste la {cabeza}.")
-    palabras = frases[frase]
-    tabla = pesos[frase, cabeza]  # (L, L)
-    texto = f"cabeza {cabeza}, «{' '.join(palabras)}»: " + favoritas(tabla, palabras)
-    fig, _ = mapa_de_calor(tabla, palabras, palabras, valores=True, titulo=f"Cabeza {cabeza}",
-                           etiqueta_filas="palabra que mira", etiqueta_columnas="palabra mirada")
-    return texto, fig
+def comprobar_mascaras(mascara, mascara_relleno, lote, L):
+    """Lanza un error claro si las máscaras no encajan: `mascara` (L, L) o (lote, L, L); `mascara_relleno` (lote, L)."""
+    for nombre, m in (("mascara", mascara), ("mascara_relleno", mascara_relleno)):
+        if m is not None and (not isinstance(m, torch.Tensor) or m.dtype != torch.bool):
+            raise TypeError(f"`{nombre}` debe ser un tensor bool (True = no se puede mirar).")
+    if mascara is not None and tuple(mascara.shape) not in ((L, L), (lote, L, L)):
+        consejo = ""
+        if tuple(mascara.shape) == (lote, L):
+            consejo = (" Parece una máscara de relleno (lote, L): pásala como mascara_relleno=..., "
+                       "o conviértela antes con combinar_mascaras(relleno).")
+        raise ValueError(
+            f"`mascara` tiene forma {tuple(mascara.shape)}, que no encaja: debe ser ({L}, {L}), la misma para todo el lote "
+            f"(como la causal), o ({lote}, {L}, {L}), una por frase.{consejo}"
+        )
+    if mascara_relleno is not None and tuple(mascara_relleno.shape) != (lote, L):
+        raise ValueError(
+            f"`mascara_relleno` tiene forma {tuple(mascara_relleno.shape)} y debe ser (lote, L) = ({lote}, {L}): "
+            f"una fila por frase, True en cada posición de relleno (la da mascara_de_relleno(longitudes, L))."
+        )
+
+
+class AtencionMulticabeza(nn.Module):
+    """Autoatención con varias cabezas: x (lote, L, d_modelo) -> (lote, L, d_modelo); guarda los pesos en `pesos`."""
+
+    def __init__(self, d_modelo, cabezas):
+        super().__init__()
+        comprobar_cabezas(d_modelo, cabezas)  # enteros positivos, y d_modelo divisible entre cabezas
+        self.d_modelo = d_modelo
+        self.cabezas = cabezas
+        self.d_cabeza = d_modelo // cabezas
+        self.qkv = nn.Linear(d_modelo, 3 * d_modelo)  # Q, K y V en una sola multiplicación
+        self.salida = nn.Linear(d_modelo, d_modelo)  # mezcla lo que encontró cada cabeza
+        self.pesos = None  # (lote, cabezas, L, L) de la última llamada, para dibujarlos
+
+    def forward(self, x, mascara=None, mascara_relleno=None):
+        """`mascara` (L, L) o (lote, L, L) y `mascara_relleno` (lote, L): True = no mirar (lección 05)."""
+        comprobar_entrada_modelo(x, self.d_modelo)
+        lote, L, _ = x.shape
+        comprobar_mascaras(mascara, mascara_relleno, lote, L)
+        q, k, v = self.qkv(x).chunk(3, dim=-1)  # 3 × (lote, L, d_modelo)
+
+        def separar(t):  # (lote, L, d_modelo) -> (lote, cabezas, L, d_cabeza)
+            return t.view(lote, L, self.cabezas, self.d_cabeza).transpose(1, 2)
+
+        if mascara is not None and mascara.dim() == 3:
+            mascara = mascara.unsqueeze(1)  # (lote, L, L) -> (lote, 1, L, L): la misma para todas las cabezas
+        if mascara_relleno is not None:
+            columnas = mascara_relleno[:, None, None, :]  # (lote, 1, 1, L): nadie mira el relleno
+            mascara = columnas if mascara is None else mascara | columnas
+        mezcla, pesos = atencion(separar(q), separar(k), separar(v), mascara)  # cada cabeza divide por √d_cabeza
+        self.pesos = pesos.detach()
+        mezcla = mezcla.transpose(1, 2).reshape(lote, L, self.d_modelo)  # pegamos las cabezas
+        return self.salida(mezcla)
+
+
+def comprobar_copia(nuestra, capa_pytorch):
+    """Lanza un error claro si `capa_pytorch` no es un nn.MultiheadAttention con la forma de `nuestra`."""
+    receta = f"nn.MultiheadAttention({nuestra.d_modelo}, {nuestra.cabezas}, batch_first=True)"
+    if not isinstance(capa_pytorch, nn.MultiheadAttention):
+        raise TypeError(
+            f"`capa_pytorch` debe ser un nn.MultiheadAttention, pero es {type(capa_pytorch).__name__}. "
+            f"Créala con {receta}."
+        )
+    forma_nuestra = (nuestra.d_modelo, nuestra.cabezas)
+    forma_pytorch = (capa_pytorch.embed_dim, capa_pytorch.num_heads)
+    if forma_pytorch != forma_nuestra or capa_pytorch.in_proj_weight is None or capa_pytorch.in_proj_bias is None:
+        raise ValueError(
+            f"Las capas no tienen la misma forma: la nuestra es (d_modelo, cabezas) = {forma_nuestra} y la de "
+            f"PyTorch {forma_pytorch}. Créala con {receta}."
+        )
+    if not capa_pytorch.batch_first:
+        raise ValueError(f"Crea la capa de PyTorch con batch_first=True, {receta}: la nuestra recibe "
+                         f"(lote, L, d_modelo), y sin esa opción PyTorch leería (L, lote, d_modelo).")
+
+
+def copiar_pesos_a_pytorch(nuestra, capa_pytorch):
+    """Copia los pesos de `nuestra` (AtencionMulticabeza) en un nn.MultiheadAttention y devuelve `capa_pytorch`."""
+    comprobar_copia(nuestra, capa_pytorch)  # misma d_modelo, mismas cabezas y batch_first=True
+    capa_pytorch.to(nuestra.qkv.weight.dtype)
+    with torch.no_grad():
+        capa_pytorch.in_proj_weight.copy_(nuestra.qkv.weight)  # filas: primero las de Q, luego K, luego V
+        capa_pytorch.in_proj_bias.copy_(nuestra.qkv.bias)
+        capa_pytorch.out_proj.weight.copy_(nuestra.salida.weight)
+        capa_pytorch.out_proj.bias.copy_(nuestra.salida.bias)
+    return capa_pytorch

@@ -1,0 +1,78 @@
+"""Lo que muestran el selector de cabezas (lección 04) y los conmutadores de máscaras (lección 05).
+
+No se enseña en ninguna celda: son las figuras y los textos de los paneles, apartados de la capa
+(`multicabeza.py`) y de las máscaras (`mascaras.py`).
+"""
+
+import torch
+
+from utilidades.atencion import atencion
+from utilidades.graficos import mapa_de_calor
+from utilidades.mascaras import combinar_mascaras, mascara_de_relleno
+
+# --- Lección 04: el selector de cabezas -----------------------------------------------------------------
+
+
+def favoritas(pesos, palabras):
+    """Devuelve «Ana→plata 0.41 · sacó→…»: a qué palabra mira más cada palabra según una tabla (L, L)."""
+    pesos = torch.as_tensor(pesos).detach().double()
+    if pesos.shape != (len(palabras), len(palabras)):
+        raise ValueError(
+            f"La tabla de pesos tiene forma {tuple(pesos.shape)}, pero hay {len(palabras)} palabras: "
+            f"elige una frase y una cabeza, por ejemplo pesos[0, 0]."
+        )
+    mayores, indices = pesos.max(dim=-1)
+    return " · ".join(f"{p}→{palabras[j]} {m:.2f}" for p, j, m in zip(palabras, indices.tolist(), mayores.tolist()))
+
+
+def vista_de_cabeza(pesos, frases, frase, cabeza, nombres=None):
+    """Lo que muestra el selector: (texto con la favorita de cada palabra, mapa de calor de una cabeza)."""
+    if not 0 <= cabeza < pesos.shape[1]:
+        raise ValueError(f"La capa tiene {pesos.shape[1]} cabezas (0 a {pesos.shape[1] - 1}); pediste la {cabeza}.")
+    palabras = frases[frase]
+    tabla = pesos[frase, cabeza]  # (L, L)
+    nombre = f"cabeza {cabeza}" + (f" ({nombres[cabeza]})" if nombres else "")
+    texto = f"{nombre}, «{' '.join(palabras)}»: " + favoritas(tabla, palabras)
+    fig, _ = mapa_de_calor(tabla, palabras, palabras, valores=True, titulo=nombre.capitalize(),
+                           etiqueta_filas="palabra que mira", etiqueta_columnas="palabra mirada")
+    return texto, fig
+
+
+# --- Lección 05: los conmutadores de máscaras -----------------------------------------------------------
+
+RELLENO = "‹relleno›"  # la ficha de relleno, tal como se ve en las figuras
+
+
+def rellenar(frases, L=None, izquierda=False):
+    """Devuelve (frases completadas con «‹relleno›» hasta L palabras, longitudes reales)."""
+    longitudes = [len(f) for f in frases]
+    L = max(longitudes) if L is None else L
+    if izquierda:
+        return [[RELLENO] * (L - len(f)) + list(f) for f in frases], longitudes
+    return [list(f) + [RELLENO] * (L - len(f)) for f in frases], longitudes
+
+
+def mascara_elegida(longitudes, L, causal, relleno):
+    """La máscara (lote, L, L) que piden los conmutadores: relleno, causal, las dos o ninguna."""
+    columnas = mascara_de_relleno(longitudes, L) if relleno else torch.zeros(len(longitudes), L, dtype=torch.bool)
+    return combinar_mascaras(columnas, causal=causal)
+
+
+def vista_de_mascaras(Q, K, frases, frase, causal, relleno):
+    """Lo que muestran los conmutadores: (texto con las celdas visibles, mapa de calor con lo oculto en blanco).
+
+    `Q` y `K` son (lote, L, d): cada frase con sus propias consultas y claves.
+    """
+    rellenas, longitudes = rellenar(frases, Q.shape[-2])
+    L = len(rellenas[0])
+    mascara = mascara_elegida(longitudes, L, causal, relleno)[frase]  # (L, L)
+    _, pesos = atencion(Q[frase], K[frase], K[frase], mascara)
+    palabras = rellenas[frase]
+    visibles = int((~mascara).sum())
+    texto = (f"«{' '.join(palabras)}» · causal: {'sí' if causal else 'no'} · relleno: {'sí' if relleno else 'no'}"
+             f" · {visibles} de {L * L} celdas visibles · cada fila suma "
+             + " ".join(f"{s:.2f}" for s in pesos.sum(dim=-1).tolist()))
+    fig, _ = mapa_de_calor(pesos, palabras, palabras, valores=True, oculto=mascara,
+                           titulo="Pesos (en blanco y tachado: oculto)",
+                           etiqueta_filas="palabra que mira", etiqueta_columnas="palabra mirada")
+    return texto, fig

@@ -1,13 +1,20 @@
 """Cada lección en un navegador de verdad: JupyterLab en 127.0.0.1 y Chromium sin cabeza (playwright).
 
-Para cada cuaderno notebooks/NN_*.ipynb (copiado a una carpeta temporal: nunca se tocan los del repositorio)
-se ejecutan todas las celdas desde JupyterLab y la prueba falla si alguna salida es un error o texto de error
-(stderr), o si un widget no se muestra. En la lección 01 actúa como un estudiante con la actividad.
-La lección 01 se prueba además en la interfaz de Notebook 7, que sirve el mismo servidor en /notebooks/<ruta>
-(paquete `notebook`); sus capturas llevan el prefijo nb7_.
-Las capturas quedan en resultados/navegador/ (ignorada por git).
+Para cada cuaderno notebooks/NN_*.ipynb (copiado a una carpeta temporal: nunca se tocan los del repositorio):
+1. Se abre SIN ejecutar, en un espacio de trabajo nuevo (`?reset`: sin pestañas ni kernels de otras
+   lecciones), como lo abre un estudiante: las salidas guardadas se ven, ninguna es un error y ningún widget
+   muestra su representación cruda (`Panel(children=…`) sino una línea en castellano.
+2. Si la lección tiene widgets, se ejecutan todas sus celdas y la prueba falla si alguna salida es un error o
+   texto de error (stderr), o si un widget no se muestra. En la lección 01 un estudiante usa la actividad.
+3. Al terminar se cierran los kernels de la lección.
+La lección 01 se prueba además en la interfaz de Notebook 7 (prefijo de capturas nb7_).
+
+Ninguna espera es ilimitada: cada `evaluate` compite en la página contra un plazo, playwright tiene plazos
+propios y un vigilante cierra Chromium si algo se queda colgado; toda espera agotada falla con una captura y
+lo que mostraba la página. Las capturas (1280 × 720, el tamaño de un proyector) quedan en resultados/navegador/.
 """
 
+import contextlib
 import json
 import os
 import pathlib
@@ -17,6 +24,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -27,26 +35,44 @@ from herramientas.navegador import OPCIONES_CHROMIUM, ruta_chromium
 
 CAPTURAS = RAIZ / "resultados" / "navegador"
 LECCIONES = sorted((RAIZ / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-TIEMPO_POR_CUADERNO = 900  # segundos para ejecutar todas las celdas de una lección
 WIDGET = "application/vnd.jupyter.widget-view+json"
+PANTALLA = {"width": 1280, "height": 720}
+TIEMPO_ABRIR = 120  # segundos para que el cuaderno se abra (y su kernel arranque)
+TIEMPO_POR_CUADERNO = 600  # segundos para ejecutar todas las celdas de una lección
+TIEMPO_EVALUATE = 30  # segundos que puede durar un evaluate en la página
+TIEMPO_PLAYWRIGHT = 30_000  # milisegundos de cada acción de playwright (clic, captura, navegación…)
+# Lo que delata un widget mostrado crudo o roto.
+CRUDO = re.compile(r"\w+\(children=|Error displaying widget|model not found|Failed to load model", re.I)
 
-# Interfaces que sirve el mismo servidor: dirección de un cuaderno y prefijo de sus capturas.
 INTERFACES = {
-    "lab": {"nombre": "JupyterLab", "app": "JupyterLab", "ruta": "lab/tree/notebooks/", "prefijo": ""},
-    "nb7": {"nombre": "Notebook 7", "app": "Jupyter Notebook", "ruta": "notebooks/notebooks/", "prefijo": "nb7_"},
+    "lab": {"nombre": "JupyterLab", "app": "JupyterLab", "prefijo": ""},
+    "nb7": {"nombre": "Notebook 7", "app": "Jupyter Notebook", "prefijo": "nb7_"},
 }
 # Errores que la propia interfaz de Notebook 7.6 lanza al cargar, sin que el curso intervenga: el primero en
 # cualquier página (también /tree con `jupyter notebook` a secas), el segundo si antes se abrió JupyterLab en el
 # mismo servidor. Se toleran solo con ese texto y si vienen del código de Notebook (/static/notebook/).
 RUIDO_NB7 = ("Cannot read properties of undefined (reading 'schema')",
              "Command 'filebrowser:open-path' not registered.")
-# Todas las lecciones en JupyterLab; la 01 (la de la actividad) también en Notebook 7.
+
+
+def _tiene_widgets(ruta):
+    """True si la lección guarda alguna salida de widget: esas se ejecutan enteras en el navegador."""
+    cuaderno = json.loads(ruta.read_text(encoding="utf-8"))
+    return any(WIDGET in salida.get("data", {}) for celda in cuaderno["cells"] if celda["cell_type"] == "code"
+               for salida in celda.get("outputs", []))
+
+
 CASOS = [pytest.param(leccion, "lab", id=f"lab-{leccion.stem}") for leccion in LECCIONES] + [
     pytest.param(leccion, "nb7", id=f"nb7-{leccion.stem}") for leccion in LECCIONES if leccion.name.startswith("01_")]
 
 CHROMIUM = ruta_chromium()
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="No hay Chromium (`python3 tareas.py pruebas` lo instala en Debian/Ubuntu como root).")
+
+
+def _saltar(razon):
+    """Sin navegador la prueba se salta, salvo en CI (CI=true), donde verde debe querer decir probado."""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"En CI no se puede saltar la prueba en el navegador: {razon}")
+    pytest.skip(razon)
 
 
 def _puerto_libre():
@@ -68,12 +94,32 @@ def _ajustes(carpeta):
         ruta.write_text(json.dumps(contenido), encoding="utf-8")
 
 
+def _pedir(url, metodo="GET", tiempo=10):
+    """Petición HTTP a la API del servidor de Jupyter; devuelve el JSON (o None si no hay cuerpo)."""
+    with urllib.request.urlopen(urllib.request.Request(url, method=metodo), timeout=tiempo) as respuesta:
+        cuerpo = respuesta.read()
+    return json.loads(cuerpo) if cuerpo else None
+
+
+def _cerrar_kernels(url):
+    """Cierra todas las sesiones y kernels del servidor (los de la lección que acaba de probarse)."""
+    with contextlib.suppress(OSError, ValueError):
+        for sesion in _pedir(url + "api/sessions") or []:
+            with contextlib.suppress(OSError):
+                _pedir(url + f"api/sessions/{sesion['id']}", "DELETE")
+        for kernel in _pedir(url + "api/kernels") or []:
+            with contextlib.suppress(OSError):
+                _pedir(url + f"api/kernels/{kernel['id']}", "DELETE")
+
+
 @pytest.fixture(scope="module")
 def jupyterlab():
     """Arranca JupyterLab (sin token, configuración temporal) sobre copias de las lecciones; devuelve su URL.
 
-    El mismo servidor sirve también la interfaz de Notebook 7 (/notebooks/<ruta>) si el paquete notebook está.
+    El mismo servidor sirve también la interfaz de Notebook 7 (/notebooks/<ruta>).
     """
+    if CHROMIUM is None:
+        _saltar("no hay Chromium (`python3 tareas.py pruebas` lo instala en Debian/Ubuntu como root).")
     temporal = pathlib.Path(tempfile.mkdtemp(prefix="navegador-"))
     trabajo = temporal / "curso"
     (trabajo / "notebooks").mkdir(parents=True)
@@ -94,8 +140,8 @@ def jupyterlab():
     orden = [
         sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--ServerApp.port={puerto}",
         "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--ServerApp.password=",
-        f"--ServerApp.root_dir={trabajo}", "--LabApp.expose_app_in_browser=True",
-        "--JupyterNotebookApp.expose_app_in_browser=True",
+        "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={trabajo}",
+        "--LabApp.expose_app_in_browser=True", "--JupyterNotebookApp.expose_app_in_browser=True",
         "--ServerApp.port_retries=0", "--LabApp.news_url=",
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -112,9 +158,10 @@ def jupyterlab():
             if proceso.poll() is not None or time.monotonic() > limite:
                 proceso.kill()
                 registro.close()
-                pytest.fail("JupyterLab no arrancó:\n" + (temporal / "jupyterlab.log").read_text()[-3000:])
+                pytest.fail("JupyterLab no arrancó en 90 s:\n" + (temporal / "jupyterlab.log").read_text()[-3000:])
             time.sleep(0.5)
     yield url
+    _cerrar_kernels(url)
     proceso.terminate()
     try:
         proceso.wait(20)
@@ -125,24 +172,73 @@ def jupyterlab():
 
 
 @pytest.fixture(scope="module")
-def navegador():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=OPCIONES_CHROMIUM)
-        print(f"Chromium {chromium.version} ({CHROMIUM})")
-        yield chromium
-        chromium.close()
+def playwright_sync():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _saltar("falta playwright (`python3 tareas.py pruebas` instala las herramientas de pruebas).")
+    with sync_playwright() as p:
+        yield p
 
 
-ESPERAR_CUADERNO = """async () => {
+@contextlib.contextmanager
+def _vigilante(segundos, descripcion):
+    """Si lo de dentro dura más de `segundos`, cierra a la fuerza los Chromium que lanzó esta prueba.
+
+    Es la red de seguridad de los plazos: playwright no tiene plazo en `evaluate`, y una página colgada no
+    ejecutaría el plazo de JavaScript. Con Chromium cerrado, la llamada pendiente falla en vez de esperar siempre.
+    """
+    import psutil
+
+    disparado = threading.Event()
+
+    def disparar():
+        disparado.set()
+        print(f"\nVIGILANTE: {descripcion} superó {segundos} s; cierro Chromium.", flush=True)
+        for hijo in psutil.Process().children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                if "chrom" in hijo.name().lower():
+                    hijo.kill()
+
+    temporizador = threading.Timer(segundos, disparar)
+    temporizador.daemon = True
+    temporizador.start()
+    try:
+        yield disparado
+    finally:
+        temporizador.cancel()
+        if disparado.is_set():
+            pytest.fail(f"{descripcion}: superó {segundos} s y el vigilante cerró Chromium.")
+
+
+def _evaluar(pagina, funcion, argumento=None, tiempo=TIEMPO_EVALUATE):
+    """`pagina.evaluate` con plazo: la función compite en la página contra un temporizador de `tiempo` s."""
+    envuelta = f"""async (argumento) => {{
+      const funcion = {funcion};
+      let reloj;
+      const plazo = new Promise((_, rechazar) => {{
+        reloj = setTimeout(() => rechazar(new Error("plazo de {tiempo} s agotado en la página")), {tiempo * 1000});
+      }});
+      try {{ return await Promise.race([Promise.resolve().then(() => funcion(argumento)), plazo]); }}
+      finally {{ clearTimeout(reloj); }}
+    }}"""
+    return pagina.evaluate(envuelta, argumento)
+
+
+ESTADO_PAGINA = """() => {
   const app = window.jupyterapp;
-  if (!app) return false;
+  const dialogo = document.querySelector(".jp-Dialog");
+  const base = {dialogo: dialogo ? dialogo.textContent.slice(0, 300) : null, titulo: document.title};
+  if (!app || !app.shell) return {...base, listo: false, motivo: "la aplicación no ha cargado"};
   const panel = app.shell.currentWidget;
-  if (!panel || !panel.context || !panel.sessionContext) return false;
-  await panel.context.ready;
-  await panel.sessionContext.ready;
-  const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
-  return !!kernel && kernel.status === "idle";
+  if (!panel || !panel.content || !panel.context || !panel.content.model)
+    return {...base, listo: false, motivo: "no hay un cuaderno abierto"};
+  if (!panel.context.isReady) return {...base, listo: false, motivo: "el cuaderno se está cargando"};
+  const celdas = panel.content.model.cells.length;
+  const sesion = panel.sessionContext && panel.sessionContext.session;
+  const kernel = sesion && sesion.kernel;
+  return {...base, listo: celdas > 0 && panel.content.widgets.length === celdas, celdas,
+          kernel: kernel ? kernel.status : null, app: [app.name, app.version]};
 }"""
 
 ESTADO_CELDAS = """() => {
@@ -151,7 +247,7 @@ ESTADO_CELDAS = """() => {
   const kernel = sesion ? sesion.kernel : null;
   const celdas = panel.content.widgets.filter((c) => c.model.type === "code");
   const pendientes = celdas.filter((c) => c.model.executionCount === null).length;
-  const ocupadas = Array.from(document.querySelectorAll(".jp-InputPrompt")).filter(
+  const ocupadas = Array.from(panel.node.querySelectorAll(".jp-InputPrompt")).filter(
     (p) => p.textContent.includes("*")).length;
   const problemas = [];
   let widgets = 0;
@@ -172,6 +268,21 @@ ESTADO_CELDAS = """() => {
           widgets};
 }""".replace("%WIDGET%", WIDGET)
 
+# Lo que se ve de cada salida de widget guardada (textContent: JupyterLab no oculta ahí las celdas lejanas).
+WIDGETS_GUARDADOS = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const vistos = [];
+  panel.content.widgets.filter((c) => c.model.type === "code").forEach((c, i) => {
+    let tiene = false;
+    for (let k = 0; k < c.model.outputs.length; k++) {
+      const datos = c.model.outputs.get(k).toJSON().data;
+      if (datos && datos["%WIDGET%"]) tiene = true;
+    }
+    if (tiene) vistos.push({celda: i + 1, texto: (c.outputArea.node.textContent || "").trim().slice(0, 400)});
+  });
+  return vistos;
+}""".replace("%WIDGET%", WIDGET)
+
 WIDGETS_EN_PANTALLA = """() => {
   // Los renderizadores de widgets de cada celda (el mimeType lo guarda cada renderizador de JupyterLab).
   const panel = window.jupyterapp.shell.currentWidget;
@@ -183,213 +294,155 @@ WIDGETS_EN_PANTALLA = """() => {
   panel.content.widgets.filter((c) => c.model.type === "code").forEach((c) => buscar(c.outputArea));
   return vistos.map((w) => {
     const caja = w.node.getBoundingClientRect();
-    const texto = w.node.innerText || "";
+    const texto = w.node.textContent || "";
     return {alto: caja.height, ancho: caja.width,
             error: /Error displaying widget|Error rendering|model not found|Failed to/i.test(texto),
             cargando: /Loading widget/i.test(texto), texto: texto.slice(0, 200)};
   });
 }""".replace("%WIDGET%", WIDGET)
 
+EJECUTAR_TODO = """() => { window.jupyterapp.commands.execute("notebook:run-all-cells"); return true; }"""
 
-def _abrir_y_ejecutar(pagina, url, leccion, interfaz="lab"):
-    """Abre la lección en la interfaz, ejecuta todas sus celdas y espera a que terminen; devuelve el estado."""
-    datos = INTERFACES[interfaz]
-    prefijo = datos["prefijo"]
-    pagina.goto(f"{url}{datos['ruta']}{leccion.name}")
-    limite = time.monotonic() + 120
-    while not pagina.evaluate(ESPERAR_CUADERNO):
-        if time.monotonic() > limite:
-            pagina.screenshot(path=str(CAPTURAS / f"{prefijo}{leccion.stem}_no_abre.png"))
-            pytest.fail(f"{leccion.name}: {datos['nombre']} no abrió el cuaderno con su kernel listo en 120 s.")
-        pagina.wait_for_timeout(500)
-    aplicacion = pagina.evaluate("() => [window.jupyterapp.name, window.jupyterapp.version]")
-    assert aplicacion[0] == datos["app"], f"Se esperaba {datos['app']} y la página es {aplicacion}."
-    print(f"{leccion.name}: {aplicacion[0]} {aplicacion[1]}")
-    pagina.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    limite = time.monotonic() + TIEMPO_POR_CUADERNO
-    estado = {}
-    while time.monotonic() < limite:
-        estado = pagina.evaluate(ESTADO_CELDAS)
-        if estado["pendientes"] == 0 and estado["ocupadas"] == 0 and estado["estado"] == "idle":
-            break
-        pagina.wait_for_timeout(1000)
-    else:
-        pagina.screenshot(path=str(CAPTURAS / f"{prefijo}{leccion.stem}_sin_terminar.png"))
-        pytest.fail(f"{leccion.name} ({datos['nombre']}): no terminó en {TIEMPO_POR_CUADERNO} s (estado {estado}).")
-    pagina.wait_for_timeout(1500)  # que los widgets terminen de dibujarse
-    return pagina.evaluate(ESTADO_CELDAS)
+
+class Visita:
+    """Una lección abierta en una página: sus plazos, sus capturas y sus fallos con lo que se veía."""
+
+    def __init__(self, pagina, leccion, interfaz):
+        self.pagina = pagina
+        self.leccion = leccion
+        self.datos = INTERFACES[interfaz]
+        self.nombre = f"{leccion.name} ({self.datos['nombre']})"
+        self.prefijo = self.datos["prefijo"]
+
+    def captura(self, sufijo=""):
+        ruta = CAPTURAS / f"{self.prefijo}{self.leccion.stem}{sufijo}.png"
+        with contextlib.suppress(Exception):
+            self.pagina.screenshot(path=str(ruta))
+        return ruta
+
+    def fallar(self, mensaje, sufijo):
+        """Falla con una captura y lo que la página mostraba."""
+        ruta = self.captura(sufijo)
+        try:
+            visto = _evaluar(self.pagina, ESTADO_PAGINA, tiempo=5)
+        except Exception as error:  # la página puede estar rota: se dice, pero no oculta el fallo original
+            visto = f"(no se pudo leer la página: {error})"
+        pytest.fail(f"{self.nombre}: {mensaje}\nLa página mostraba: {visto}\nCaptura: {ruta}")
+
+    def esperar(self, funcion, condicion, descripcion, tiempo, sufijo, cada=0.5):
+        """Sondea `funcion` en la página hasta que `condicion(resultado)`; si se agota el plazo, falla."""
+        limite = time.monotonic() + tiempo
+        while True:
+            resultado = _evaluar(self.pagina, funcion)
+            if condicion(resultado):
+                return resultado
+            if time.monotonic() > limite:
+                self.fallar(f"{descripcion}: no ocurrió en {tiempo} s (último estado: {resultado}).", sufijo)
+            self.pagina.wait_for_timeout(cada * 1000)
+
+    def abrir(self, url):
+        """Abre la lección en un espacio de trabajo nuevo y espera a que todas sus celdas estén dibujadas."""
+        if self.prefijo:
+            direccion = f"{url}notebooks/notebooks/{self.leccion.name}"
+        else:
+            direccion = f"{url}lab/workspaces/prueba-{self.leccion.stem}/tree/notebooks/{self.leccion.name}?reset"
+        self.pagina.goto(direccion, wait_until="domcontentloaded")
+        estado = self.esperar(ESTADO_PAGINA, lambda e: e["listo"], "abrir el cuaderno", TIEMPO_ABRIR, "_no_abre")
+        assert estado["app"][0] == self.datos["app"], f"Se esperaba {self.datos['app']} y la página es {estado['app']}."
+        print(f"{self.nombre}: {estado['app'][0]} {estado['app'][1]}, {estado['celdas']} celdas")
+
+    def ejecutar_todo(self):
+        """Ejecuta todas las celdas (sin esperar la promesa del comando) y sondea hasta que terminen."""
+        self.esperar(ESTADO_PAGINA, lambda e: e.get("kernel") == "idle", "el kernel listo", TIEMPO_ABRIR,
+                     "_sin_kernel")
+        _evaluar(self.pagina, EJECUTAR_TODO)
+        inicio = time.monotonic()
+        reintentado = False
+        while True:
+            estado = _evaluar(self.pagina, ESTADO_CELDAS)
+            if estado["pendientes"] == 0 and estado["ocupadas"] == 0 and estado["estado"] == "idle":
+                return estado
+            transcurrido = time.monotonic() - inicio
+            nada = estado["pendientes"] == estado["total"] and estado["ocupadas"] == 0 and estado["estado"] == "idle"
+            if nada and transcurrido > 45 and not reintentado:
+                # La orden se perdió (el kernel acababa de conectarse): se repite una sola vez.
+                print(f"{self.nombre}: ninguna celda empezó en 45 s; repito «ejecutar todo».")
+                _evaluar(self.pagina, EJECUTAR_TODO)
+                reintentado = True
+            if transcurrido > TIEMPO_POR_CUADERNO:
+                self.fallar(f"no terminó de ejecutarse en {TIEMPO_POR_CUADERNO} s (estado {estado}).", "_sin_terminar")
+            self.pagina.wait_for_timeout(1000)
 
 
 @pytest.mark.parametrize(("leccion", "interfaz"), CASOS)
-def test_leccion_se_ejecuta_en_el_navegador(jupyterlab, navegador, leccion, interfaz):
+def test_leccion_en_el_navegador(jupyterlab, playwright_sync, leccion, interfaz):
     CAPTURAS.mkdir(parents=True, exist_ok=True)
-    prefijo = INTERFACES[interfaz]["prefijo"]
-    nombre = f"{leccion.name} ({INTERFACES[interfaz]['nombre']})"
-    pagina = navegador.new_page(viewport={"width": 1400, "height": 1000})
+    ejecutar = _tiene_widgets(leccion)
+    plazo_total = TIEMPO_ABRIR * 2 + (TIEMPO_POR_CUADERNO + 240 if ejecutar else 60)
+    with _vigilante(plazo_total, f"{leccion.name} ({interfaz})"):
+        navegador = playwright_sync.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                    args=OPCIONES_CHROMIUM, timeout=60_000)
+        try:
+            _probar_leccion(navegador, jupyterlab, leccion, interfaz, ejecutar)
+        finally:
+            with contextlib.suppress(Exception):
+                navegador.close()
+            _cerrar_kernels(jupyterlab)
+
+
+def _probar_leccion(navegador, url, leccion, interfaz, ejecutar):
+    contexto = navegador.new_context(viewport=PANTALLA)
+    contexto.set_default_timeout(TIEMPO_PLAYWRIGHT)
+    contexto.set_default_navigation_timeout(TIEMPO_PLAYWRIGHT * 2)
+    pagina = contexto.new_page()
+    visita = Visita(pagina, leccion, interfaz)
     fallos_js = []
 
     def al_fallar(error):
         if interfaz == "nb7" and error.message in RUIDO_NB7 and "/static/notebook/" in (error.stack or ""):
-            print(f"{nombre}: error conocido de Notebook 7, tolerado: {error.message}")
+            print(f"{visita.nombre}: error conocido de Notebook 7, tolerado: {error.message}")
         else:
             fallos_js.append(str(error))
 
     pagina.on("pageerror", al_fallar)
-    try:
-        estado = _abrir_y_ejecutar(pagina, jupyterlab, leccion, interfaz)
-        assert not estado["problemas"], f"{nombre} tiene salidas de error:\n" + "\n".join(estado["problemas"])
-        # Cada widget se ve: tiene tamaño y no muestra un error ni «Loading widget…».
-        en_pantalla = pagina.evaluate(WIDGETS_EN_PANTALLA)
-        assert len(en_pantalla) == estado["widgets"], (
-            f"{nombre}: {estado['widgets']} salidas de widget pero {len(en_pantalla)} en pantalla.")
-        for k, widget in enumerate(en_pantalla):
-            assert not widget["error"] and not widget["cargando"] and widget["alto"] > 10, (
-                f"{nombre}: el widget {k + 1} no se muestra bien: {widget}")
-        salidas = pagina.locator(".jp-OutputArea-output").filter(has=pagina.locator(".jupyter-widgets, .lm-Widget"))
-        for k in range(min(salidas.count(), 6)):
-            salidas.nth(k).scroll_into_view_if_needed()
-            salidas.nth(k).screenshot(path=str(CAPTURAS / f"{prefijo}{leccion.stem}_widget_{k + 1}.png"))
-        pagina.screenshot(path=str(CAPTURAS / f"{prefijo}{leccion.stem}.png"))
-        assert not fallos_js, f"{nombre}: errores de JavaScript en la página:\n" + "\n".join(fallos_js)
-        if leccion.name.startswith("01_"):
-            _estudiante_en_la_actividad(pagina, prefijo)
-            assert not fallos_js, f"{nombre}: errores de JavaScript al usar la actividad:\n" + "\n".join(fallos_js)
-    finally:
-        pagina.close()
+    visita.abrir(url)
 
+    # 1. Abierta sin ejecutar: lo guardado se lee, sin errores ni widgets crudos.
+    estado = _evaluar(pagina, ESTADO_CELDAS)
+    assert not estado["problemas"], f"{visita.nombre} guarda salidas de error:\n" + "\n".join(estado["problemas"])
+    for widget in _evaluar(pagina, WIDGETS_GUARDADOS):
+        assert not CRUDO.search(widget["texto"]), (
+            f"{visita.nombre}, celda de código {widget['celda']}: antes de ejecutar, el widget se ve crudo: "
+            f"{widget['texto'][:200]}")
+        assert re.search(r"ejecuta la celda", widget["texto"], re.I), (
+            f"{visita.nombre}, celda de código {widget['celda']}: antes de ejecutar, el widget debe decir en "
+            f"castellano que hay que ejecutar la celda y qué calculó; se ve: {widget['texto'][:200]}")
+    visita.captura("_abierta")
+    assert not fallos_js, f"{visita.nombre}: errores de JavaScript al abrir:\n" + "\n".join(fallos_js)
+    if not ejecutar:
+        return
 
-# --- Lección 01: un estudiante usa la actividad ---------------------------------------------------------
+    # 2. Ejecutada entera: sin errores y cada widget a la vista.
+    estado = visita.ejecutar_todo()
+    pagina.wait_for_timeout(1500)  # que los widgets terminen de dibujarse
+    estado = _evaluar(pagina, ESTADO_CELDAS)
+    assert not estado["problemas"], f"{visita.nombre} tiene salidas de error:\n" + "\n".join(estado["problemas"])
+    en_pantalla = _evaluar(pagina, WIDGETS_EN_PANTALLA)
+    assert len(en_pantalla) == estado["widgets"], (
+        f"{visita.nombre}: {estado['widgets']} salidas de widget pero {len(en_pantalla)} en pantalla.")
+    for k, widget in enumerate(en_pantalla):
+        assert not widget["error"] and not widget["cargando"] and widget["alto"] > 10, (
+            f"{visita.nombre}: el widget {k + 1} no se muestra bien: {widget}")
+    salidas = pagina.locator(".jp-OutputArea-output").filter(has=pagina.locator(".jupyter-widgets, .lm-Widget"))
+    for k in range(min(salidas.count(), 6)):
+        salidas.nth(k).scroll_into_view_if_needed()
+        salidas.nth(k).screenshot(path=str(CAPTURAS / f"{visita.prefijo}{leccion.stem}_widget_{k + 1}.png"))
+    visita.captura()
+    assert not fallos_js, f"{visita.nombre}: errores de JavaScript en la página:\n" + "\n".join(fallos_js)
 
+    # 3. Lo que hace un estudiante con los widgets de cada lección.
+    if leccion.name.startswith("01_"):
+        from navegador_actividad import estudiante_en_la_actividad
 
-def _leer(actividad):
-    """Lo que ve el estudiante: porcentajes de las barras (None si oculta), frase y palabra elegida."""
-    return actividad.evaluate("""(raiz) => ({
-      porcentajes: Array.from(raiz.querySelectorAll('.aqm-barra .aqm-porcentaje')).map((s) =>
-        s.textContent.includes('%') ? parseInt(s.textContent) : null),
-      frase: raiz.querySelector('.aqm-resumen').textContent,
-      elegida: Number(raiz.querySelector('.aqm-palabra.aqm-elegida').dataset.indice),
-      arcos: Array.from(raiz.querySelectorAll('.aqm-arco')).map((a) =>
-        [Number(a.dataset.indice), Number(a.getAttribute('stroke-width'))]),
-      causal: raiz.querySelector('.aqm-causal').checked,
-    })""")
-
-
-def _esperar(pagina, actividad, condicion, descripcion, tiempo=30.0):
-    """Espera a que lo visible cumpla `condicion` (las respuestas vienen del kernel); devuelve lo visible."""
-    limite = time.monotonic() + tiempo
-    while True:
-        visto = _leer(actividad)
-        if condicion(visto):
-            return visto
-        if time.monotonic() > limite:
-            pytest.fail(f"La actividad no llegó a: {descripcion}. Se ve: {visto}")
-        pagina.wait_for_timeout(100)
-
-
-def _quieto(pagina, actividad, tiempo=10.0):
-    """Espera a que lo visible deje de cambiar (tras un arrastre llegan varias respuestas del kernel)."""
-    limite = time.monotonic() + tiempo
-    antes = _leer(actividad)
-    while True:
-        pagina.wait_for_timeout(400)
-        ahora = _leer(actividad)
-        if ahora == antes or time.monotonic() > limite:
-            return ahora
-        antes = ahora
-
-
-def _caja(elemento, tiempo=10.0):
-    """Caja en pantalla de un elemento del plano, que se redibuja con cada respuesta: reintenta si se soltó."""
-    limite = time.monotonic() + tiempo
-    while True:
-        caja = elemento.bounding_box()
-        if caja is not None or time.monotonic() > limite:
-            assert caja is not None, f"No se encuentra en pantalla: {elemento}"
-            return caja
-        time.sleep(0.1)
-
-
-def _porcentajes_visibles(datos):
-    return [p if v else None for p, v in zip(datos["porcentajes"], datos["visibles"])]
-
-
-def _arrastrar(pagina, actividad, elemento, fraccion_x, fraccion_y, antes, descripcion):
-    """Arrastra `elemento` hasta un punto del plano (en fracciones de su ancho y alto) y espera barras nuevas."""
-    caja = _caja(elemento)
-    plano = _caja(actividad.locator(".aqm-fondo"))
-    pagina.mouse.move(caja["x"] + caja["width"] / 2, caja["y"] + caja["height"] / 2)
-    pagina.mouse.down()
-    pagina.mouse.move(plano["x"] + plano["width"] * fraccion_x, plano["y"] + plano["height"] * fraccion_y, steps=12)
-    pagina.mouse.up()
-    _esperar(pagina, actividad, lambda v: v["porcentajes"] != antes and _suma(v) == 100, descripcion)
-    visto = _quieto(pagina, actividad)
-    assert _suma(visto) == 100
-    return visto
-
-
-def _suma(visto):
-    return sum(p for p in visto["porcentajes"] if p is not None)
-
-
-def _estudiante_en_la_actividad(pagina, prefijo=""):
-    from utilidades.actividades import CLAVES_INICIALES, CONSULTAS_INICIALES, estado
-
-    actividad = pagina.locator(".aqm-raiz").first
-    actividad.scroll_into_view_if_needed()
-    inicial = estado(CONSULTAS_INICIALES, CLAVES_INICIALES, 6)
-    visto = _esperar(pagina, actividad, lambda v: v["porcentajes"] == inicial["porcentajes"], "el estado inicial")
-    assert visto["frase"] == '"banco" mira sobre todo a "plata" (61 %) y después a sí misma (28 %)'
-    assert visto["porcentajes"][3] == 61 and visto["porcentajes"][6] == 28 and _suma(visto) == 100
-    actividad.screenshot(path=str(CAPTURAS / f"{prefijo}01_actividad_1_inicio.png"))
-
-    # Elegir con el ratón encima, con el teclado y con un clic.
-    actividad.locator('.aqm-palabra[data-indice="2"]').hover()
-    _esperar(pagina, actividad, lambda v: v["elegida"] == 2 and v["frase"].startswith('"la"'), "«la» al pasar el ratón")
-    actividad.locator('.aqm-palabra[data-indice="2"]').click()
-    pagina.wait_for_timeout(200)
-    pagina.keyboard.press("ArrowRight")
-    _esperar(pagina, actividad, lambda v: v["elegida"] == 3 and v["frase"].startswith('"plata"'), "«plata» con →")
-    actividad.locator('.aqm-palabra[data-indice="5"]').click()
-    sin_mascara = estado(CONSULTAS_INICIALES, CLAVES_INICIALES, 5)
-    visto = _esperar(pagina, actividad, lambda v: v["porcentajes"] == sin_mascara["porcentajes"], "«el» elegida")
-    grueso = max(visto["arcos"], key=lambda a: a[1])[0]
-    assert grueso == 6, f"Sin máscara, el arco más grueso de «el» debería ir a «banco», no a {grueso}."
-
-    # Máscara causal: «banco» queda oculta y el arco más grueso se va a otra palabra anterior.
-    actividad.locator(".aqm-causal").check()
-    con_mascara = estado(CONSULTAS_INICIALES, CLAVES_INICIALES, 5, causal=True)
-    visto = _esperar(pagina, actividad, lambda v: v["porcentajes"] == _porcentajes_visibles(con_mascara),
-                     "«el» con máscara causal")
-    assert visto["causal"] and visto["porcentajes"][6] is None and _suma(visto) == 100
-    assert all(i <= 5 for i, _ in visto["arcos"]), "Con la máscara no debe haber arcos hacia «banco»."
-    grueso = max(visto["arcos"], key=lambda a: a[1])[0]
-    assert grueso == max(range(6), key=lambda i: con_mascara["pesos"][i]) and grueso != 6
-    assert visto["frase"] == con_mascara["resumen"]
-    actividad.screenshot(path=str(CAPTURAS / f"{prefijo}01_actividad_2_el_causal.png"))
-
-    # Arrastrar la clave de «plata» hacia la esquina de arriba a la derecha: las barras cambian.
-    antes = visto["porcentajes"]
-    visto = _arrastrar(pagina, actividad, actividad.locator('.aqm-clave[data-indice="3"] circle').first,
-                       0.97, 0.03, antes, "barras nuevas tras arrastrar la clave de «plata»")
-    assert visto["porcentajes"][3] > antes[3], "Alejar la clave de «plata» hacia la consulta debe darle más peso."
-
-    # Arrastrar la flecha de la consulta de «el» hacia la clave de «Ana» (arriba a la izquierda).
-    antes = visto["porcentajes"]
-    visto = _arrastrar(pagina, actividad, actividad.locator(".aqm-punta-consulta"), 0.08, 0.2, antes,
-                       "barras nuevas tras arrastrar la consulta")
-    assert max(range(7), key=lambda i: visto["porcentajes"][i] or 0) == 0, "La consulta hacia «Ana» debe mirarla."
-    actividad.screenshot(path=str(CAPTURAS / f"{prefijo}01_actividad_3_arrastre.png"))
-
-    # Temperatura al mínimo: todo el peso en una palabra.
-    actividad.locator(".aqm-temperatura").fill("0")
-    visto = _esperar(pagina, actividad, lambda v: max(p or 0 for p in v["porcentajes"]) >= 99, "T mínima")
-    assert re.search(r"0\.10", actividad.locator(".aqm-valor-t").inner_text())
-    assert _suma(visto) == 100
-
-    # Volver al inicio.
-    actividad.locator(".aqm-reiniciar").click()
-    visto = _esperar(pagina, actividad, lambda v: v["porcentajes"] == inicial["porcentajes"] and v["elegida"] == 6,
-                     "el estado inicial tras «Volver al inicio»")
-    assert not visto["causal"] and visto["frase"] == inicial["resumen"]
-    assert "1.00" in actividad.locator(".aqm-valor-t").inner_text()
-    actividad.screenshot(path=str(CAPTURAS / f"{prefijo}01_actividad_4_reinicio.png"))
+        estudiante_en_la_actividad(pagina, pagina.locator(".aqm-raiz").first, CAPTURAS, visita.prefijo)
+        assert not fallos_js, f"{visita.nombre}: errores de JavaScript al usar la actividad:\n" + "\n".join(fallos_js)

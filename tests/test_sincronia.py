@@ -8,6 +8,7 @@ comentarios y comillas pueden cambiar; el código no.
 
 import ast
 import difflib
+import pathlib
 import re
 
 import pytest
@@ -97,8 +98,49 @@ def _leccion(ruta):
     return int(ruta.name[:2])
 
 
+def _sin_magias(codigo):
+    """El código de una celda sin las líneas de IPython (`%magia`, `!orden`), que `ast` no entiende."""
+    return "\n".join("" if linea.lstrip().startswith(("%", "!")) else linea for linea in codigo.splitlines())
+
+
+def _es_modulo_de_utilidades(nombre):
+    partes = nombre.split(".")
+    return (RAIZ / pathlib.Path(*partes)).with_suffix(".py").exists() or (RAIZ / pathlib.Path(*partes)).is_dir()
+
+
+def nombres_importados(codigo):
+    """Nombres de `utilidades` que usa un código: `from utilidades.x import (a, b)`, `import utilidades.x`
+    seguido de `utilidades.x.c`, `from utilidades import x as m` seguido de `m.d`… (leídos con `ast`)."""
+    arbol = ast.parse(_sin_magias(codigo))
+    nombres, modulos = set(), {}  # modulos: nombre local -> módulo de utilidades
+    for nodo in ast.walk(arbol):
+        if isinstance(nodo, ast.ImportFrom) and (nodo.module or "").split(".")[0] == "utilidades":
+            for alias in nodo.names:
+                completo = f"{nodo.module}.{alias.name}"
+                if _es_modulo_de_utilidades(completo):
+                    modulos[alias.asname or alias.name] = completo
+                else:
+                    nombres.add(alias.name)
+        elif isinstance(nodo, ast.Import):
+            for alias in nodo.names:
+                if alias.name.split(".")[0] == "utilidades":
+                    modulos[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else "utilidades"
+    for nodo in ast.walk(arbol):
+        if isinstance(nodo, ast.Attribute):
+            base = nodo.value
+            cadena = []
+            while isinstance(base, ast.Attribute):
+                cadena.insert(0, base.attr)
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in modulos:
+                ruta = ".".join([modulos[base.id], *cadena])
+                if not _es_modulo_de_utilidades(f"{ruta}.{nodo.attr}"):
+                    nombres.add(nodo.attr)
+    return nombres - {"*"}
+
+
 def test_una_leccion_solo_importa_lo_ya_ensenado():
-    """Una lección no importa de `utilidades` algo que se enseña en una lección posterior."""
+    """Una lección no usa de `utilidades` algo que se enseña en una lección posterior."""
     ensenado_en = {}
     for ruta, _, _modulo, codigo in CELDAS:
         if "soluciones" not in ruta.parts:
@@ -109,15 +151,30 @@ def test_una_leccion_solo_importa_lo_ya_ensenado():
         for celda in leer_cuaderno(ruta)["cells"]:
             if celda["cell_type"] != "code":
                 continue
-            for linea in fuente(celda).splitlines():
-                importacion = re.match(r"\s*from utilidades\.\w+ import (.+)", linea)
-                if not importacion:
-                    continue
-                for nombre in re.findall(r"\w+", importacion.group(1).split("#")[0]):
-                    if ensenado_en.get(nombre, 0) > _leccion(ruta):
-                        adelantados.append(f"{ruta.name} importa {nombre}, que se enseña en la lección "
-                                           f"{ensenado_en[nombre]:02d}")
+            for nombre in sorted(nombres_importados(fuente(celda))):
+                if ensenado_en.get(nombre, 0) > _leccion(ruta):
+                    adelantados.append(f"{ruta.name} importa {nombre}, que se enseña en la lección "
+                                       f"{ensenado_en[nombre]:02d}")
     assert not adelantados, "\n".join(adelantados)
+
+
+def test_la_guardia_de_importaciones_lee_todas_las_formas():
+    codigo = """
+%matplotlib inline
+from utilidades.gpt import (
+    MiniGPT,
+    entrenar_gpt,  # con comentario
+)
+import utilidades.bloques
+import utilidades.posicion as pos
+from utilidades import modelos as m
+from utilidades.ejercicios import comprobar
+x = utilidades.bloques.BloqueTransformer(8, 2)
+y = pos.posicion_sinusoidal(4, 8)
+z = m.TransformerJuguete
+"""
+    assert nombres_importados(codigo) == {"MiniGPT", "entrenar_gpt", "BloqueTransformer", "posicion_sinusoidal",
+                                          "TransformerJuguete", "comprobar"}
 
 
 def test_la_guardia_detecta_una_diferencia():

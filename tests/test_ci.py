@@ -41,3 +41,24 @@ def test_fuera_de_ci_se_salta(tmp_path):
     resultado = _correr(tmp_path, ci=False)
     assert resultado.returncode == 0, resultado.stdout
     assert "1 passed, 2 skipped" in resultado.stdout
+
+
+def test_el_flujo_de_github_prueba_las_tres_condiciones():
+    """El flujo de GitHub Actions corre el comando del README en las tres condiciones de PRUEBAS.md."""
+    import yaml
+
+    import tareas
+
+    flujo = yaml.safe_load((RAIZ / ".github" / "workflows" / "pruebas.yml").read_text(encoding="utf-8"))
+    trabajo = flujo["jobs"]["pruebas"]
+    assert trabajo["env"]["CI"] == "true"
+    assert trabajo["strategy"]["fail-fast"] is False
+    entornos = {fila["entorno"] for fila in trabajo["strategy"]["matrix"]["include"]}
+    esperados = {" ".join(f"{k}={v}" for k, v in extra.items()) for extra in tareas.PERTURBACIONES.values()}
+    assert entornos == esperados
+    pasos = {paso.get("name"): paso for paso in trabajo["steps"]}
+    orden = pasos["Todas las pruebas (el comando del README)"]["run"]
+    assert orden == "env ${{ matrix.entorno }} python3 tareas.py pruebas"
+    python = next(p for p in trabajo["steps"] if p.get("uses", "").startswith("actions/setup-python"))
+    assert python["with"]["cache"] == "pip"
+    assert "python3 tareas.py pruebas" in (RAIZ / ".ci" / "run").read_text()

@@ -1,5 +1,5 @@
 # Atajos para quien tenga make; cada uno llama a tareas.py, que funciona también sin make.
-.PHONY: abrir pruebas perturbadas salidas banco enlaces estilo
+.PHONY: abrir pruebas perturbadas salidas banco colab enlaces diapositivas plan estilo
 
 abrir:
 	python3 tareas.py abrir
@@ -16,8 +16,17 @@ salidas:
 banco:
 	python3 tareas.py banco
 
+colab:
+	python3 tareas.py colab
+
 enlaces:
 	python3 tareas.py enlaces
+
+diapositivas:
+	python3 tareas.py diapositivas
+
+plan:
+	python3 tareas.py plan
 
 estilo:
 	.venv/bin/ruff check .

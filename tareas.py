@@ -1,31 +1,51 @@
 #!/usr/bin/env python3
-"""Tareas del curso con un solo comando, en cualquier sistema con Python ≥ 3.11 y git.
+"""Tareas del curso con un solo comando, en cualquier sistema con Python ≥ 3.11.
 
-    python3 tareas.py abrir         prepara el entorno y abre el curso en JupyterLab
-    python3 tareas.py pruebas       prepara el entorno y ejecuta todas las pruebas
+Para estudiar:
+    python3 tareas.py abrir         instala lo necesario (la primera vez) y abre el curso en JupyterLab
+
+Para contribuir:
+    python3 tareas.py pruebas       instala además las herramientas de prueba y Chromium, y ejecuta todas las pruebas
     python3 tareas.py perturbadas   las pruebas tres veces: normal, con 1 hilo y con otra CPU (avx2)
-    python3 tareas.py salidas [CUADERNO ...]   vuelve a ejecutar los cuadernos y guarda sus salidas
-    python3 tareas.py banco [CUADERNO ...]     mide tiempo, celda más lenta y memoria de cada cuaderno
+    python3 tareas.py salidas [--forzar] [CUADERNO ...]   vuelve a ejecutar los cuadernos y guarda sus salidas
+    python3 tareas.py banco [--tabla] [CUADERNO ...]      mide tiempo, celda más lenta y memoria de cada cuaderno
     python3 tareas.py colab [CUADERNO ...]     los ejecuta con las versiones de Colab (.venv-colab)
-    python3 tareas.py enlaces       copia la dirección del repositorio en la celda de preparación
+    python3 tareas.py enlaces [--forzar]       versión, Colab y navegación en los cuadernos y el README
+    python3 tareas.py diapositivas [--marcar] [CUADERNO ...]   diapositivas reveal.js (en resultados/diapositivas/)
+    python3 tareas.py plan          muestra qué instalaría en esta máquina, sin instalar nada
 
-El entorno es una carpeta .venv junto a este archivo, instalada desde requirements.txt; solo se
-reinstala cuando cambia requirements.txt o pyproject.toml.
+El entorno es una carpeta .venv junto a este archivo. `abrir` instala requirements.txt (lo del estudiante);
+las demás tareas, también requirements-desarrollo.txt. Solo se reinstala cuando cambian esos archivos.
+
+PyTorch: en Linux se instala la compilación solo CPU (mucho más ligera que la de CUDA) desde el índice de
+PyTorch para CPU; si ese índice no responde en unos segundos, se usa el índice por defecto. Con una GPU NVIDIA,
+pide la compilación con CUDA: CURSO_TORCH=cuda python3 tareas.py abrir   (o CURSO_TORCH=cu128 para esa variante).
 """
 
 import hashlib
+import json
 import os
 import pathlib
+import platform
+import re
 import shutil
+import socket
 import subprocess
 import sys
-import venv
+import time
 
 RAIZ = pathlib.Path(__file__).resolve().parent
 ENTORNO = RAIZ / ".venv"
-BIN = ENTORNO / ("Scripts" if os.name == "nt" else "bin")
-PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
-SELLO = ENTORNO / "instalado.sha256"
+REQUISITOS = "requirements.txt"  # lo que necesita quien estudia
+REQUISITOS_DESARROLLO = "requirements-desarrollo.txt"  # y lo de quien contribuye (pytest, nbval, ruff, playwright)
+
+# De dónde sale torch: el índice de PyTorch para CPU (o para una variante de CUDA) y la variable que lo elige.
+VARIABLE_TORCH = "CURSO_TORCH"
+INDICE_PYTORCH = "https://download.pytorch.org/whl/{variante}"
+CUDA_WINDOWS = "cu128"  # en Windows, PyPI solo tiene la compilación CPU: la de CUDA sale del índice de PyTorch
+ESPERA_INDICE = 10  # segundos que se espera al índice de PyTorch antes de pasar al índice por defecto
+# Espacio libre que pide la primera instalación: lo que ocupa .venv (1.4 GB medidos en Linux) con margen.
+ESPACIO_NECESARIO = 3 * 2**30
 
 # Las dos perturbaciones de PRUEBAS.md: otro número de hilos y otra capacidad de CPU.
 PERTURBACIONES = {
@@ -35,49 +55,227 @@ PERTURBACIONES = {
 }
 
 
-def _huella():
+# ---------------------------------------------------------------------------------------------------------------
+# El plan de instalación: una lista de órdenes de pip que depende solo de la plataforma (se prueba sin instalar).
+
+
+def version_de_torch(requisitos=RAIZ / REQUISITOS):
+    """La versión de torch fijada en requirements.txt (p. ej. '2.13.0')."""
+    texto = pathlib.Path(requisitos).read_text(encoding="utf-8")
+    return re.search(r"^torch==([^\s#]+)", texto, re.M).group(1)
+
+
+def plan_de_instalacion(sistema=None, maquina=None, torch_pedido=None, desarrollo=False, version_torch=None):
+    """Lista de pasos (descripción, argumentos de `pip install`, si puede fallar sin detener la instalación).
+
+    `sistema` y `maquina` son los de `platform.system()` y `platform.machine()`; `torch_pedido` es el valor de
+    CURSO_TORCH: vacío o 'cpu' (por defecto), 'cuda' o una variante del índice de PyTorch como 'cu128'.
+    """
+    sistema = sistema or platform.system()
+    maquina = (maquina or platform.machine()).lower()
+    pedido = (torch_pedido if torch_pedido is not None else os.environ.get(VARIABLE_TORCH, "")).strip().lower()
+    pedido = pedido or "cpu"
+    if pedido not in ("cpu", "cuda") and not re.fullmatch(r"cu\d{3}", pedido):
+        raise ValueError(f"{VARIABLE_TORCH}={pedido!r} no es válido: usa cpu (por defecto), cuda o una variante "
+                         "como cu128.")
+    version = version_torch or version_de_torch()
+    pasos = []
+    variante = None  # índice de PyTorch del que tomar torch antes que el resto
+    if sistema == "Linux" and pedido == "cpu":
+        variante = "cpu"  # la rueda de PyPI para Linux es la de CUDA (varios GB); la de CPU pesa una fracción
+    elif sistema in ("Linux", "Windows") and pedido.startswith("cu") and pedido != "cuda":
+        variante = pedido
+    elif sistema == "Windows" and pedido == "cuda":
+        variante = CUDA_WINDOWS  # PyPI solo tiene la de CPU para Windows
+    # macOS: la rueda de PyPI ya es la buena (CPU y la GPU de Apple); Linux con 'cuda': la de PyPI lleva CUDA.
+    if variante:
+        pasos.append((
+            f"torch {version} ({'solo CPU' if variante == 'cpu' else variante}) desde el índice de PyTorch",
+            ["--no-deps", "--index-url", INDICE_PYTORCH.format(variante=variante), "--timeout", str(ESPERA_INDICE),
+             "--retries", "0", f"torch=={version}"],
+            True,  # si no responde, torch llega en el paso siguiente desde el índice por defecto
+        ))
+    archivo = REQUISITOS_DESARROLLO if desarrollo else REQUISITOS
+    pasos.append((f"las versiones fijadas de {archivo}", ["-r", archivo], False))
+    pasos.append(("el paquete del curso, utilidades (editable)", ["--no-deps", "-e", "."], False))
+    return pasos
+
+
+def _huella(desarrollo):
     """Huella de lo que define el entorno: si cambia, hay que reinstalar."""
     h = hashlib.sha256()
-    for nombre in ("requirements.txt", "pyproject.toml"):
+    nombres = [REQUISITOS, "pyproject.toml"] + ([REQUISITOS_DESARROLLO] if desarrollo else [])
+    for nombre in nombres:
         h.update((RAIZ / nombre).read_bytes())
+    h.update(os.environ.get(VARIABLE_TORCH, "").encode())
     return h.hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Crear el entorno e instalar, con un mensaje en castellano para cada fallo.
+
+
+def _rutas(entorno):
+    binarios = entorno / ("Scripts" if os.name == "nt" else "bin")
+    return binarios, binarios / ("python.exe" if os.name == "nt" else "python")
+
+
+def _paquete_venv():
+    """El paquete de Debian o Ubuntu que trae el módulo venv para este Python."""
+    return f"python3.{sys.version_info.minor}-venv"
+
+
+def comprobar_python(version=None):
+    """Sale con un mensaje si este Python es anterior a 3.11."""
+    version = version or sys.version_info
+    if tuple(version[:2]) < (3, 11):
+        sys.exit(f"El curso necesita Python 3.11 o posterior; este es {version[0]}.{version[1]}. Instala uno más "
+                 "reciente (python.org, o el gestor de paquetes de tu sistema) y vuelve a ejecutar este comando.")
+
+
+def comprobar_espacio(carpeta, necesario=ESPACIO_NECESARIO):
+    """Sale con un mensaje si no queda espacio para la primera instalación."""
+    libre = shutil.disk_usage(carpeta).free
+    if libre < necesario:
+        sys.exit(f"No hay espacio suficiente: la instalación necesita unos {necesario / 2**30:.0f} GB libres y en "
+                 f"{carpeta} quedan {libre / 2**30:.1f} GB. Libera espacio y vuelve a ejecutar este comando.")
+
+
+def hay_red(servidor="pypi.org", puerto=443, espera=5):
+    """True si se puede abrir una conexión con el índice de paquetes."""
+    try:
+        socket.create_connection((servidor, puerto), timeout=espera).close()
+    except OSError:
+        return False
+    return True
+
+
+def crear_entorno(entorno):
+    """Crea el entorno virtual; si falta el módulo venv (Debian, Ubuntu), dice qué instalar."""
+    import venv
+
+    try:
+        import ensurepip  # noqa: F401  (Debian y Ubuntu lo quitan si falta python3-venv)
+    except ImportError:
+        sys.exit("A este Python le falta el módulo para crear entornos virtuales. En Debian o Ubuntu instálalo con\n"
+                 f"    sudo apt install {_paquete_venv()}\ny vuelve a ejecutar este comando.")
+    print(f"Creando el entorno virtual en {entorno} …", flush=True)
+    try:
+        venv.EnvBuilder(with_pip=True).create(entorno)
+    except (OSError, subprocess.CalledProcessError) as error:
+        shutil.rmtree(entorno, ignore_errors=True)
+        sys.exit(f"No pude crear el entorno virtual en {entorno} ({error}). En Debian o Ubuntu instala "
+                 f"`{_paquete_venv()}` con apt; comprueba también que queda espacio en el disco.")
+
+
+def _diagnostico():
+    """Por qué pudo fallar pip, en castellano."""
+    if not hay_red():
+        return ("No hay conexión con el índice de paquetes (pypi.org). Conéctate a internet (o revisa el proxy) y "
+                "vuelve a ejecutar el mismo comando: continuará donde lo dejó.")
+    libre = shutil.disk_usage(RAIZ).free
+    if libre < ESPACIO_NECESARIO / 2:
+        return f"Casi no queda espacio en el disco ({libre / 2**30:.1f} GB libres). Libera espacio y vuelve a probar."
+    return ("La instalación falló; el mensaje de pip de arriba dice por qué. Si no se entiende, borra la carpeta "
+            ".venv y vuelve a ejecutar el mismo comando.")
+
+
+def tamano(carpeta):
+    """Bytes que ocupan los archivos de una carpeta (sin seguir enlaces)."""
+    total = 0
+    for raiz, _, archivos in os.walk(carpeta):
+        for nombre in archivos:
+            ruta = os.path.join(raiz, nombre)
+            if not os.path.islink(ruta):
+                total += os.path.getsize(ruta)
+    return total
+
+
+def preparar_entorno(desarrollo=False, entorno=ENTORNO):
+    """Crea el entorno e instala lo que falte (lo del estudiante y, con `desarrollo`, lo de quien contribuye)."""
+    comprobar_python()
+    _, python = _rutas(entorno)
+    sello = entorno / "instalado.json"
+    huellas = json.loads(sello.read_text()) if sello.exists() else {}
+    nivel = "desarrollo" if desarrollo else "estudiante"
+    huella = _huella(desarrollo)
+    if python.exists() and huellas.get(nivel) == huella:
+        return
+    inicio = time.perf_counter()
+    primera = not python.exists()
+    if primera:
+        entorno.parent.mkdir(parents=True, exist_ok=True)
+        comprobar_espacio(entorno.parent)
+        crear_entorno(entorno)
+    que = "lo del estudiante y las herramientas de quien contribuye" if desarrollo else "lo que necesita el curso"
+    print(f"Instalando {que}; la primera vez tarda unos minutos …", flush=True)
+    for descripcion, argumentos, opcional in plan_de_instalacion(desarrollo=desarrollo):
+        print(f"· {descripcion}", flush=True)
+        if _ejecutar([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *argumentos]) != 0:
+            if opcional:
+                print("  El índice de PyTorch no responde; sigo con el índice por defecto.", flush=True)
+                continue
+            sys.exit(_diagnostico())
+    huellas[nivel] = huella
+    if desarrollo:
+        huellas["estudiante"] = _huella(False)  # el de desarrollo incluye el del estudiante
+    sello.write_text(json.dumps(huellas, indent=1))
+    segundos = time.perf_counter() - inicio
+    print(f"Entorno listo en {segundos / 60:.1f} min; {entorno.name} ocupa {tamano(entorno) / 2**30:.2f} GB.",
+          flush=True)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Las tareas.
 
 
 def _ejecutar(orden, **opciones):
     """Ejecuta una orden mostrando qué se ejecuta; devuelve su código de salida."""
     print("→", " ".join(str(p) for p in orden), flush=True)
-    return subprocess.call([str(p) for p in orden], cwd=RAIZ, **opciones)
-
-
-def preparar_entorno():
-    """Crea .venv e instala requirements.txt y el paquete `utilidades` si hace falta."""
-    if sys.version_info < (3, 11):  # noqa: UP036 (se ejecuta con el Python del sistema, antes del entorno)
-        sys.exit(f"El curso necesita Python 3.11 o posterior; este es {sys.version.split()[0]}.")
-    if not PYTHON.exists():
-        print(f"Creando el entorno virtual en {ENTORNO} …", flush=True)
-        venv.EnvBuilder(with_pip=True).create(ENTORNO)
-    huella = _huella()
-    if SELLO.exists() and SELLO.read_text().strip() == huella:
-        return
-    print("Instalando las dependencias fijadas en requirements.txt (la primera vez tarda unos minutos) …", flush=True)
-    pasos = [
-        [PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
-        [PYTHON, "-m", "pip", "install", "--quiet", "-r", "requirements.txt"],
-        [PYTHON, "-m", "pip", "install", "--quiet", "--no-deps", "-e", "."],
-    ]
-    for paso in pasos:
-        if _ejecutar(paso) != 0:
-            sys.exit("La instalación falló; revisa el mensaje de pip de arriba.")
-    SELLO.write_text(huella)
+    try:
+        return subprocess.call([str(p) for p in orden], cwd=RAIZ, **opciones)
+    except KeyboardInterrupt:
+        return 130
 
 
 def _en_entorno(argumentos, entorno_extra=None):
     """Ejecuta `python ARGUMENTOS` dentro de .venv; devuelve su código de salida."""
+    binarios, python = _rutas(ENTORNO)
     entorno = dict(os.environ)
     entorno.update(entorno_extra or {})
-    entorno["PATH"] = str(BIN) + os.pathsep + entorno.get("PATH", "")
+    entorno["PATH"] = str(binarios) + os.pathsep + entorno.get("PATH", "")
     entorno.setdefault("PYTHONHASHSEED", "0")
-    return _ejecutar([PYTHON, *argumentos], env=entorno)
+    return _ejecutar([python, *argumentos], env=entorno)
+
+
+def cambios_sin_guardar(rutas=("notebooks",)):
+    """Cuadernos con cambios que git no tiene guardados (el trabajo de un estudiante), o None si git no sabe."""
+    if shutil.which("git") is None:
+        return None
+    resultado = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", *map(str, rutas)],
+                               cwd=RAIZ, capture_output=True, text=True)
+    if resultado.returncode != 0:
+        return None
+    return [linea[3:] for linea in resultado.stdout.splitlines() if linea.strip()]
+
+
+def _proteger_cuadernos(argumentos, que_hace):
+    """Quita --forzar de los argumentos; sin él, se niega a sobrescribir cuadernos con cambios sin guardar."""
+    forzar = "--forzar" in argumentos
+    resto = [a for a in argumentos if a != "--forzar"]
+    if forzar:
+        return resto
+    cuadernos = [RAIZ / a for a in resto if a.endswith(".ipynb")] or [RAIZ / "notebooks"]
+    cambiados = cambios_sin_guardar(cuadernos)
+    if cambiados is None:
+        sys.exit(f"Esta tarea {que_hace} y no puedo comprobar con git si tienen cambios tuyos (¿falta git, o no es "
+                 "un clon?). Si no te importa perderlos, repite el comando con --forzar.")
+    if cambiados:
+        lista = "\n".join(f"    {c}" for c in cambiados)
+        sys.exit(f"No sigo: esta tarea {que_hace}, y estos cuadernos tienen cambios sin guardar en git (por ejemplo "
+                 f"tus respuestas a los ejercicios):\n{lista}\nGuárdalos antes (git commit, o copia los cuadernos) "
+                 "o, si quieres perderlos, repite el comando con --forzar.")
+    return resto
 
 
 def abrir(_argumentos):
@@ -107,6 +305,7 @@ def perturbadas(argumentos):
 
 def salidas(argumentos):
     """Vuelve a ejecutar los cuadernos en el entorno de referencia y guarda sus salidas."""
+    argumentos = _proteger_cuadernos(argumentos, "vuelve a ejecutar los cuadernos y sobrescribe sus salidas")
     return _en_entorno(["-m", "herramientas.ejecutar", *argumentos])
 
 
@@ -120,25 +319,50 @@ def colab(argumentos):
     return _en_entorno(["-m", "herramientas.colab", *argumentos])
 
 
-def enlaces(_argumentos):
-    """Copia la dirección del repositorio en la celda de preparación de cada cuaderno."""
-    return _en_entorno(["-c", "from herramientas.celdas import actualizar_enlaces as a; print(*a(), sep='\\n')"])
+def enlaces(argumentos):
+    """Versión, Colab y navegación: reescribe la celda de preparación, los enlaces de cada lección y el README."""
+    argumentos = _proteger_cuadernos(argumentos, "reescribe la celda de preparación y los enlaces de los cuadernos")
+    return _en_entorno(["-m", "herramientas.celdas", *argumentos])
 
 
-TAREAS = {"abrir": abrir, "pruebas": pruebas, "perturbadas": perturbadas, "salidas": salidas,
-          "banco": banco, "colab": colab, "enlaces": enlaces}
+def diapositivas(argumentos):
+    """Diapositivas reveal.js de cada lección con las salidas guardadas, en resultados/diapositivas/.
+
+    Con --marcar, en cambio, escribe en las lecciones los metadatos de presentación (las reglas de
+    herramientas/diapositivas.py) que usa RISE en JupyterLab.
+    """
+    if "--marcar" in argumentos:
+        resto = [a for a in argumentos if a != "--marcar"]
+        resto = _proteger_cuadernos(resto, "escribe los metadatos de las diapositivas en los cuadernos")
+        return _en_entorno(["-m", "herramientas.diapositivas", "marcar", *resto])
+    return _en_entorno(["-m", "herramientas.diapositivas", "html", *argumentos])
 
 
-def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in TAREAS:
+def plan(_argumentos):
+    """Muestra el plan de instalación de esta máquina sin instalar nada."""
+    for desarrollo in (False, True):
+        print("pruebas (quien contribuye):" if desarrollo else "abrir (quien estudia):")
+        for descripcion, argumentos, opcional in plan_de_instalacion(desarrollo=desarrollo):
+            print(f"  pip install {' '.join(argumentos)}{'   (si falla, sigue)' if opcional else ''}   # {descripcion}")
+    return 0
+
+
+TAREAS = {"abrir": abrir, "pruebas": pruebas, "perturbadas": perturbadas, "salidas": salidas, "banco": banco,
+          "colab": colab, "enlaces": enlaces, "diapositivas": diapositivas, "plan": plan}
+SOLO_ESTUDIANTE = {"abrir", "plan"}  # `abrir` no instala las herramientas de quien contribuye; `plan` nada
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] not in TAREAS:
         print(__doc__)
         conocidas = ", ".join(TAREAS)
-        sys.exit(f"Indica una tarea: {conocidas}." if len(sys.argv) < 2 else
-                 f"No conozco la tarea «{sys.argv[1]}». Las tareas son: {conocidas}.")
-    if shutil.which("git") is None:
-        print("Aviso: no encuentro git; no hace falta para las pruebas, pero sí para contribuir.")
-    preparar_entorno()
-    sys.exit(TAREAS[sys.argv[1]](sys.argv[2:]))
+        sys.exit(f"Indica una tarea: {conocidas}." if not argv else
+                 f"No conozco la tarea «{argv[0]}». Las tareas son: {conocidas}.")
+    tarea = argv[0]
+    if tarea != "plan":
+        preparar_entorno(desarrollo=tarea not in SOLO_ESTUDIANTE)
+    sys.exit(TAREAS[tarea](argv[1:]))
 
 
 if __name__ == "__main__":

@@ -1,9 +1,15 @@
 """Banco de pruebas: ejecuta cada cuaderno y mide su tiempo, su celda más lenta y el pico de memoria del kernel.
 
-Uso: python3 tareas.py banco [CUADERNO ...]   (sin argumentos: todos). No guarda nada en los cuadernos.
+Uso: python3 tareas.py banco [--guardar] [CUADERNO ...]   (sin cuadernos: todos). No toca los cuadernos.
+Con --guardar escribe la tabla de las lecciones en DOCENTES.md, entre las marcas MARCA_INICIO y MARCA_FIN: la
+guía docente incluye así los tiempos medidos, nunca tecleados.
 """
 
+import ast
+import os
 import pathlib
+import platform
+import re
 import sys
 import threading
 import time
@@ -13,7 +19,15 @@ import nbformat
 import psutil
 from nbclient import NotebookClient
 
-from herramientas.celdas import cuadernos
+from herramientas.celdas import RAIZ, cuadernos, fuente, leer_cuaderno
+
+GUIA = RAIZ / "DOCENTES.md"
+MARCA_INICIO = "<!-- banco: inicio (tabla generada por `python3 tareas.py banco --guardar`; no la edites a mano) -->"
+MARCA_FIN = "<!-- banco: fin -->"
+# Las sesiones de clase que propone la guía docente (dos lecciones por sesión, en orden).
+SESIONES = [("01", "02"), ("03", "04"), ("05", "06"), ("07", "08"), ("09", "10")]
+MAPA_INICIO = "<!-- mapa de ejercicios: inicio (generado por `python3 tareas.py enlaces`; no lo edites a mano) -->"
+MAPA_FIN = "<!-- mapa de ejercicios: fin -->"
 
 
 def _pico_de_memoria(cliente, parar, resultado):
@@ -61,26 +75,190 @@ def medir(ruta):
         parar.set()
         vigia.join()
     total = time.perf_counter() - inicio
-    tiempos = [(i, _segundos(c)) for i, c in enumerate(cuaderno.cells) if c.cell_type == "code"]
-    lenta = max(tiempos, key=lambda t: t[1]) if tiempos else (None, 0.0)
+    # La más lenta sin contar la primera (la de preparación, que importa torch): numerada como el [n] que muestra
+    # Jupyter junto a cada celda tras «Ejecutar todas las celdas» (1, 2, 3… entre las de código).
+    tiempos = [(n, _segundos(c)) for n, c in enumerate((c for c in cuaderno.cells if c.cell_type == "code"), 1)]
+    lenta = max(tiempos[1:], key=lambda t: t[1]) if len(tiempos) > 1 else (None, 0.0)
     return total, lenta, pico[0]
 
 
+def minutos_de_clase(ruta):
+    """Los minutos de clase que anuncia la lección en su primera celda («**Tiempo…:** unos N minutos»), o None."""
+    primera = fuente(leer_cuaderno(ruta)["cells"][0])
+    encontrado = re.search(r"\*\*Tiempo[^*]*:\*\*\s*(?:unos\s+)?(\d+)\s*min", primera)
+    return int(encontrado.group(1)) if encontrado else None
+
+
+def maquina():
+    """Descripción corta de la máquina que mide (procesador, núcleos, Python)."""
+    procesador = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as archivo:
+            nombres = re.findall(r"^model name\s*:\s*(.+)$", archivo.read(), re.M)
+        procesador = nombres[0].strip() if nombres else procesador
+    except OSError:
+        pass
+    return f"{procesador}, {os.cpu_count()} núcleos, {platform.system()}, Python {platform.python_version()}"
+
+
+def tabla_markdown(filas, fecha, descripcion_maquina):
+    """Tabla Markdown de la guía: una fila por lección (ruta, minutos de clase, total, (índice, s), MiB)."""
+    lineas = [
+        f"Medido el {fecha} en {descripcion_maquina}, ejecutando cada lección de principio a fin.",
+        "",
+        "| Lección | En clase | Ejecutar todo | Celda más lenta (tras la de preparación) | Memoria pico |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    clase, ejecucion = 0, 0.0
+    for ruta, minutos, total, (indice, segundos), pico in filas:
+        nombre = pathlib.Path(ruta).stem
+        clase += minutos or 0
+        ejecucion += total
+        lineas.append(f"| {nombre[:2]} · `{nombre}` | {f'{minutos} min' if minutos else '—'} | {total:.0f} s "
+                      f"| [{indice}]: {segundos:.0f} s | {pico:.0f} MiB |")
+    lineas.append(f"| **Total** | **{_horas(clase)}** | **{ejecucion / 60:.1f} min** | | |")
+    lineas += ["", "| Sesión | Lecciones | En clase | Ejecutar todo antes de clase |", "|---|---|---:|---:|"]
+    por_numero = {pathlib.Path(f[0]).name[:2]: f for f in filas}
+    sueltas = [n for n in por_numero if not any(n in s for s in SESIONES)]
+    numero = 0
+    for sesion in [*SESIONES, *([tuple(sueltas)] if sueltas else [])]:
+        presentes = [por_numero[n] for n in sesion if n in por_numero]
+        if not presentes:
+            continue
+        numero += 1
+        minutos = sum(f[1] or 0 for f in presentes)
+        segundos = sum(f[2] for f in presentes)
+        lineas.append(f"| {numero} | {' y '.join(n for n in sesion if n in por_numero)} | {_horas(minutos)} "
+                      f"| {segundos / 60:.1f} min |")
+    return "\n".join(lineas)
+
+
+def _horas(minutos):
+    return f"{minutos // 60} h {minutos % 60:02d} min" if minutos >= 60 else f"{minutos} min"
+
+
+def insertar_tabla(texto, tabla, inicio=MARCA_INICIO, fin=MARCA_FIN):
+    """Sustituye lo que haya entre las marcas `inicio` y `fin` por `tabla`."""
+    if inicio not in texto or fin not in texto:
+        raise ValueError(f"No encuentro las marcas de la tabla en la guía: añade «{inicio}» y «{fin}».")
+    antes, resto = texto.split(inicio, 1)
+    _, despues = resto.split(fin, 1)
+    return f"{antes}{inicio}\n{tabla}\n{fin}{despues}"
+
+
+def _texto(nodo):
+    """El texto de una constante o f-string del código de una comprobación ({…} donde va un valor calculado)."""
+    if isinstance(nodo, ast.Constant) and isinstance(nodo.value, str):
+        return nodo.value
+    if isinstance(nodo, ast.JoinedStr):
+        return "".join(p.value if isinstance(p, ast.Constant) else "…" for p in nodo.values)
+    return None
+
+
+def pistas_de_la_leccion(numero):
+    """{clave del ejercicio: [pistas]} leídas del código de utilidades/ejercicios/leccion_NN.py (sin ejecutarlo)."""
+    archivo = RAIZ / "utilidades" / "ejercicios" / f"leccion_{numero}.py"
+    if not archivo.exists():
+        return {}
+    pistas = {}
+    for nodo in ast.parse(archivo.read_text(encoding="utf-8")).body:
+        if not isinstance(nodo, ast.FunctionDef):
+            continue
+        claves = [d.args[0].value for d in nodo.decorator_list if isinstance(d, ast.Call)
+                  and getattr(d.func, "id", "") == "ejercicio" and d.args and isinstance(d.args[0], ast.Constant)]
+        if not claves:
+            continue
+        textos = []
+        for llamada in ast.walk(nodo):
+            if not isinstance(llamada, ast.Call):
+                continue
+            if getattr(llamada.func, "id", "") == "pista" and llamada.args:
+                textos.append(_texto(llamada.args[0]))
+            textos += [_texto(k.value) for k in llamada.keywords if k.arg in ("pista_valor", "pista_forma")]
+        pistas[claves[0]] = list(dict.fromkeys(t.strip() for t in textos if t and t.strip()))
+    return pistas
+
+
+def _acortar(texto, largo=160):
+    """Corta un enunciado largo en un espacio, sin dejar una fórmula ($…$) ni un `código` a medias."""
+    if len(texto) <= largo:
+        return texto
+    corto = texto[:largo].rsplit(" ", 1)[0]
+    for marca in ("$", "`"):
+        if corto.count(marca) % 2:
+            corto = corto[:corto.rindex(marca)].rstrip()
+    return corto + " …"
+
+
+def enunciados(ruta):
+    """{número: primera frase del enunciado} de una lección («**Ejercicio N.**» o «### Ejercicio N · …»)."""
+    encontrados = {}
+    for celda in leer_cuaderno(ruta)["cells"]:
+        if celda["cell_type"] != "markdown":
+            continue
+        for parrafo in fuente(celda).split("\n\n"):
+            marca = re.match(r"\s*(?:\*\*Ejercicio (\d+)\.\*\*|#+ Ejercicio (\d+) · )\s*(.*)", parrafo, re.S)
+            if marca:
+                texto = " ".join(marca.group(3).split())
+                frase = re.match(r"(.+?[.?!])(\s|$)", texto)
+                encontrados[int(marca.group(1) or marca.group(2))] = _acortar(frase.group(1) if frase else texto)
+    return encontrados
+
+
+def mapa_de_ejercicios(lecciones=None):
+    """Markdown: por lección, cada ejercicio (su enunciado) y las pistas que da ante los errores previstos."""
+    lineas = []
+    for ruta in lecciones or cuadernos(incluir_soluciones=False):
+        numero = ruta.name[:2]
+        pistas, textos = pistas_de_la_leccion(numero), enunciados(ruta)
+        lineas += [f"#### {titulo_de(ruta)}", ""]
+        for n, enunciado in sorted(textos.items()):
+            clave = f"{numero}.{n}"
+            lineas.append(f"- **{clave}** {enunciado}")
+            for texto in pistas.get(clave, []):
+                lineas.append(f"  - «{texto}»")
+        lineas.append("")
+    return "\n".join(lineas).rstrip()
+
+
+def titulo_de(ruta):
+    return fuente(leer_cuaderno(ruta)["cells"][0]).splitlines()[0].lstrip("# ").strip()
+
+
+def guardar_mapa(guia=None):
+    """Escribe el mapa de ejercicios en la guía docente; True si cambió."""
+    guia = guia or GUIA
+    texto = guia.read_text(encoding="utf-8")
+    nuevo = insertar_tabla(texto, mapa_de_ejercicios(), MAPA_INICIO, MAPA_FIN)
+    if nuevo != texto:
+        guia.write_text(nuevo, encoding="utf-8")
+    return nuevo != texto
+
+
 def main(argumentos):
-    rutas = [pathlib.Path(a) for a in argumentos] or cuadernos()
-    ancho = max(len(str(pathlib.Path(r).resolve().relative_to(pathlib.Path.cwd()))) for r in rutas) + 1
+    guardar = "--guardar" in argumentos
+    rutas = [pathlib.Path(a).resolve() for a in argumentos if a != "--guardar"]
+    if guardar and not rutas:
+        rutas = cuadernos(incluir_soluciones=False)
+    rutas = rutas or cuadernos()
+    nombres = [str(r.relative_to(RAIZ)) if r.is_relative_to(RAIZ) else str(r) for r in rutas]
+    ancho = max(len(n) for n in nombres) + 1
     print(f"{'cuaderno':{ancho}s} {'total':>8s} {'celda más lenta':>18s} {'memoria pico':>13s}")
-    suma, peor, pico_max = 0.0, (None, None, 0.0), 0.0
-    for ruta in rutas:
+    suma, peor, pico_max, filas = 0.0, (None, None, 0.0), 0.0, []
+    for ruta, nombre in zip(rutas, nombres):
         total, (indice, segundos), pico = medir(ruta)
-        nombre = str(pathlib.Path(ruta).resolve().relative_to(pathlib.Path.cwd()))
         print(f"{nombre:{ancho}s} {total:7.1f}s {f'#{indice}: {segundos:.1f}s':>18s} {pico:10.0f} MiB", flush=True)
+        filas.append((ruta, minutos_de_clase(ruta), total, (indice, segundos), pico))
         suma += total
         pico_max = max(pico_max, pico)
         if segundos > (peor[2] or 0):
             peor = (nombre, indice, segundos)
     print(f"{'TOTAL':{ancho}s} {suma:7.1f}s   más lenta: {peor[0]} #{peor[1]} ({peor[2]:.1f}s)"
           f"   pico máx.: {pico_max:.0f} MiB")
+    if guardar:
+        tabla = tabla_markdown(filas, datetime.now().strftime("%Y-%m-%d"), maquina())
+        GUIA.write_text(insertar_tabla(GUIA.read_text(encoding="utf-8"), tabla), encoding="utf-8")
+        print(f"Tabla guardada en {GUIA.name}.")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,22 @@
-"""Celdas y enlaces que deben ser idénticos en todo el curso, generados desde una sola fuente."""
+"""Celdas y enlaces que deben ser idénticos en todo el curso, generados desde una sola fuente.
+
+`python3 tareas.py enlaces` (o `python -m herramientas.celdas`) escribe en cada cuaderno la celda de preparación
+(la primera de código) con la versión del curso, la insignia «Abrir en Colab» y los enlaces a la lección anterior
+y a la siguiente, y pone al día las insignias del README. La versión sale de `utilidades.__version__` y el
+repositorio de `utilidades/configuracion.py`: en Colab, cada cuaderno descarga exactamente la etiqueta
+`v<versión>` del repositorio, la del código con el que se escribió.
+"""
 
 import json
 import pathlib
 import re
+import subprocess
+import sys
 
 RAIZ = pathlib.Path(__file__).resolve().parent.parent
 CARPETA_COLAB = "/content/atencion-y-transformers"
+INSIGNIA_COLAB = "https://colab.research.google.com/assets/colab-badge.svg"
+ETIQUETA_NAVEGACION = "navegacion"  # las celdas de enlaces que genera este módulo llevan esta etiqueta
 
 
 def _leer_repositorio():
@@ -16,34 +27,180 @@ def _leer_repositorio():
     return repositorio, rama
 
 
+def _leer_version():
+    """Lee `__version__` de utilidades/__init__.py sin importar el paquete."""
+    texto = (RAIZ / "utilidades" / "__init__.py").read_text(encoding="utf-8")
+    return re.search(r'^__version__ = "([^"]+)"', texto, re.M).group(1)
+
+
 REPOSITORIO, RAMA = _leer_repositorio()
+VERSION = _leer_version()
+REFERENCIA = f"v{VERSION}"  # la etiqueta de git que Colab descarga; se crea al publicar cada versión
 
 
-def celda_de_preparacion():
-    """Devuelve el texto de la primera celda de código de cada cuaderno."""
-    return f'''# Preparación. En Colab trae el código del curso (sin reinstalar torch ni ipywidgets);
-# en tu ordenador no hace nada más que fijar semillas y el estilo de las figuras.
+def celda_de_preparacion(repositorio=None, referencia=None, version=None, carpeta_colab=CARPETA_COLAB):
+    """Devuelve el texto de la primera celda de código de cada cuaderno (los argumentos, para las pruebas)."""
+    repositorio = repositorio or REPOSITORIO
+    version = version or VERSION
+    referencia = referencia or f"v{version}"
+    return f"""# Preparación: hace importable el código del curso (utilidades) y fija semillas y estilo de las figuras.
+# En Colab descarga antes la versión del curso de este cuaderno (sin reinstalar torch ni ipywidgets).
 import os
+import shutil
 import subprocess
 import sys
 
+version_del_curso = "{version}"
 if "google.colab" in sys.modules:
-    carpeta = "{CARPETA_COLAB}"
-    if not os.path.isdir(carpeta):
-        repositorio = "{REPOSITORIO}"
-        subprocess.run(["git", "clone", "--depth", "1", repositorio, carpeta], check=True)
-    sys.path.insert(0, carpeta)
+    carpeta_del_curso = "{carpeta_colab}"
+    repositorio_del_curso, referencia_del_curso = "{repositorio}", "{referencia}"
+    marca_del_curso = os.path.join(carpeta_del_curso, ".version-del-curso")
+    if not os.path.isfile(marca_del_curso) or open(marca_del_curso).read() != referencia_del_curso:
+        shutil.rmtree(carpeta_del_curso, ignore_errors=True)  # falta, o es de otra versión: se descarga de nuevo
+        clonado = subprocess.run(["git", "clone", "--quiet", "--depth", "1", "--branch", referencia_del_curso,
+                                  repositorio_del_curso, carpeta_del_curso], capture_output=True, text=True)
+        if clonado.returncode != 0:
+            raise RuntimeError(
+                f"No he podido descargar el código del curso (versión {{referencia_del_curso}}) de "
+                f"{{repositorio_del_curso}}. Comprueba la conexión a internet y que esa dirección se abre en el "
+                f"navegador; después vuelve a ejecutar esta celda. Git dijo: {{clonado.stderr.strip()}}") from None
+        with open(marca_del_curso, "w") as archivo:
+            archivo.write(referencia_del_curso)
+else:  # en tu ordenador, la carpeta del curso es la de este cuaderno o una superior
+    carpeta_del_curso = os.path.abspath("")
+    while not os.path.isfile(os.path.join(carpeta_del_curso, "utilidades", "configuracion.py")):
+        if os.path.dirname(carpeta_del_curso) == carpeta_del_curso:
+            raise RuntimeError(
+                "No encuentro el código del curso (la carpeta utilidades/) junto a este cuaderno. Abre el curso "
+                "desde la carpeta que descargaste, con `python3 tareas.py abrir` (en Windows, `py tareas.py abrir`)."
+            ) from None
+        carpeta_del_curso = os.path.dirname(carpeta_del_curso)
+if carpeta_del_curso not in sys.path:
+    sys.path.insert(0, carpeta_del_curso)
+try:
+    import utilidades
+    from utilidades.configuracion import preparar
+except ModuleNotFoundError as error:
+    raise ModuleNotFoundError(
+        f"A este Jupyter le falta «{{error.name}}». Ciérralo y abre el curso con `python3 tareas.py abrir` en "
+        f"{{carpeta_del_curso}}: instala lo necesario y abre JupyterLab.") from None
+if utilidades.__version__ != version_del_curso:
+    raise RuntimeError(
+        f"Este cuaderno es de la versión {{version_del_curso}} del curso, pero el código cargado "
+        f"({{utilidades.__file__}}) es de la {{utilidades.__version__}}. Reinicia el kernel (en Colab: «Entorno de "
+        "ejecución → Reiniciar sesión») y vuelve a ejecutar esta celda; en tu ordenador, usa los cuadernos y el "
+        "código de la misma copia del curso.")
 
-from utilidades.configuracion import preparar
-
-dispositivo = preparar()'''
+dispositivo = preparar()"""
 
 
-def enlace_colab(ruta_cuaderno):
-    """Dirección para abrir un cuaderno del repositorio en Google Colab."""
+def enlace_colab(ruta_cuaderno, referencia=None):
+    """Dirección para abrir un cuaderno del repositorio, en la versión `referencia`, en Google Colab."""
     ruta = pathlib.PurePosixPath(ruta_cuaderno)
     base = REPOSITORIO.removeprefix("https://github.com/")
-    return f"https://colab.research.google.com/github/{base}/blob/{RAMA}/{ruta}"
+    return f"https://colab.research.google.com/github/{base}/blob/{referencia or REFERENCIA}/{ruta}"
+
+
+def insignia_colab(ruta_cuaderno, referencia=None):
+    """La insignia «Abrir en Colab» en Markdown."""
+    return f"[![Abrir en Colab]({INSIGNIA_COLAB})]({enlace_colab(ruta_cuaderno, referencia)})"
+
+
+def titulo(ruta):
+    """«NN · Título» de una lección, leído de su primera línea «# NN · Título»."""
+    primera = fuente(leer_cuaderno(ruta)["cells"][0]).splitlines()[0]
+    return primera.lstrip("# ").strip()
+
+
+def celdas_de_navegacion(ruta, lecciones, referencia=None):
+    """(celda de arriba, celda de abajo) en Markdown para una lección o un cuaderno de soluciones."""
+    ruta = pathlib.Path(ruta)
+    relativa = ruta.relative_to(RAIZ).as_posix()
+    if ruta.parent.name == "soluciones":
+        leccion = RAIZ / "notebooks" / f"{ruta.stem.removesuffix('_soluciones')}.ipynb"
+        enlace = f"[{titulo(leccion)}](../{leccion.name})" if leccion.exists() else "la lección"
+        arriba = f"{insignia_colab(relativa, referencia)} · Soluciones de {enlace}"
+        return arriba, f"← Vuelve a {enlace}"
+    lecciones = [pathlib.Path(r) for r in lecciones]
+    i = lecciones.index(ruta)
+    anterior = f"← [{titulo(lecciones[i - 1])}]({lecciones[i - 1].name})" if i > 0 else ""
+    siguiente = f"[{titulo(lecciones[i + 1])}]({lecciones[i + 1].name}) →" if i + 1 < len(lecciones) else ""
+    arriba = " · ".join(p for p in (insignia_colab(relativa, referencia), anterior, siguiente) if p)
+    if siguiente:
+        abajo = (f"{anterior} · " if anterior else "") + f"**Siguiente lección:** {siguiente}"
+    else:
+        abajo = f"Has llegado al final del curso. {anterior}"
+    return arriba, abajo
+
+
+def _celda_markdown(texto):
+    return {"cell_type": "markdown", "metadata": {"tags": [ETIQUETA_NAVEGACION], "slideshow": {"slide_type": "skip"}},
+            "source": texto.splitlines(keepends=True)}
+
+
+def _es_navegacion(celda):
+    return ETIQUETA_NAVEGACION in celda.get("metadata", {}).get("tags", [])
+
+
+def actualizar_cuaderno(cuaderno, ruta, lecciones, referencia=None, celda=None):
+    """Pone al día, en el diccionario `cuaderno`, la celda de preparación y las de navegación; True si cambió."""
+    antes = json.dumps(cuaderno, sort_keys=True)
+    celdas = [c for c in cuaderno["cells"] if not _es_navegacion(c)]
+    codigo = [c for c in celdas if c["cell_type"] == "code"]
+    if codigo and "preparar" in fuente(codigo[0]):
+        codigo[0]["source"] = (celda or celda_de_preparacion(referencia=referencia)).splitlines(keepends=True)
+    arriba, abajo = celdas_de_navegacion(ruta, lecciones, referencia)
+    cuaderno["cells"] = celdas[:1] + [_celda_markdown(arriba)] + celdas[1:] + [_celda_markdown(abajo)]
+    return json.dumps(cuaderno, sort_keys=True) != antes
+
+
+def actualizar_readme(texto, referencia=None):
+    """Las insignias de Colab del README apuntan a la versión `referencia` del repositorio."""
+    base = re.escape(REPOSITORIO.removeprefix("https://github.com/"))
+    patron = re.compile(rf"(https://colab\.research\.google\.com/github/{base}/blob/)[^/\s)]+/")
+    return patron.sub(lambda m: f"{m.group(1)}{referencia or REFERENCIA}/", texto)
+
+
+def actualizar_enlaces(rutas=None, readme=RAIZ / "README.md", referencia=None):
+    """Reescribe preparación y navegación de cada cuaderno y las insignias del README; devuelve los cambiados."""
+    lecciones = cuadernos(incluir_soluciones=False)
+    cambiados = []
+    for ruta in rutas or cuadernos():
+        cuaderno = leer_cuaderno(ruta)
+        if actualizar_cuaderno(cuaderno, ruta, lecciones, referencia):
+            escribir_cuaderno(ruta, cuaderno)
+            cambiados.append(ruta)
+    if readme and pathlib.Path(readme).exists():
+        texto = pathlib.Path(readme).read_text(encoding="utf-8")
+        nuevo = actualizar_readme(texto, referencia)
+        if nuevo != texto:
+            pathlib.Path(readme).write_text(nuevo, encoding="utf-8")
+            cambiados.append(pathlib.Path(readme))
+    return cambiados
+
+
+def main(argumentos):
+    """`python3 tareas.py enlaces`: pone al día los cuadernos y el README y recuerda la etiqueta de la versión."""
+    rutas = [pathlib.Path(a).resolve() for a in argumentos] or None
+    cambiados = actualizar_enlaces(rutas)
+    from herramientas.banco import GUIA, guardar_mapa  # el mapa de ejercicios de la guía docente
+
+    if GUIA.exists() and guardar_mapa():
+        cambiados.append(GUIA)
+    cita = RAIZ / "CITATION.cff"
+    if cita.exists():
+        texto = cita.read_text(encoding="utf-8")
+        nuevo = re.sub(r'^version: ".*"$', f'version: "{VERSION}"', texto, flags=re.M)
+        if nuevo != texto:
+            cita.write_text(nuevo, encoding="utf-8")
+            cambiados.append(cita)
+    for ruta in cambiados:
+        print(f"actualizado: {ruta.relative_to(RAIZ)}")
+    print(f"{len(cambiados)} archivos actualizados. Colab descargará la versión {REFERENCIA} de {REPOSITORIO}.")
+    etiquetas = subprocess.run(["git", "tag", "--list", REFERENCIA], cwd=RAIZ, capture_output=True, text=True)
+    if etiquetas.returncode == 0 and not etiquetas.stdout.strip():
+        print(f"Recuerda: al publicar, crea y sube la etiqueta: git tag {REFERENCIA} && git push origin {REFERENCIA}")
+    return 0
 
 
 def cuadernos(incluir_soluciones=True):
@@ -69,20 +226,6 @@ def fuente(celda):
     """El texto de una celda, sea lista de líneas o cadena."""
     texto = celda.get("source", "")
     return "".join(texto) if isinstance(texto, list) else texto
-
-
-def actualizar_enlaces():
-    """Reescribe la celda de preparación de cada cuaderno con la dirección de REPOSITORIO; devuelve los cambiados."""
-    cambiados = []
-    esperado = celda_de_preparacion()
-    for ruta in cuadernos():
-        cuaderno = leer_cuaderno(ruta)
-        codigo = [c for c in cuaderno["cells"] if c["cell_type"] == "code"]
-        if codigo and fuente(codigo[0]) != esperado and "preparar" in fuente(codigo[0]):
-            codigo[0]["source"] = esperado.splitlines(keepends=True)
-            escribir_cuaderno(ruta, cuaderno)
-            cambiados.append(ruta)
-    return cambiados
 
 
 def crear_cuaderno(ruta, celdas):
@@ -127,3 +270,7 @@ def limpiar_metadatos(cuaderno):
         celda.pop("id", None)
     cuaderno["nbformat"], cuaderno["nbformat_minor"] = 4, 4
     return cuaderno
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

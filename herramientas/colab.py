@@ -23,10 +23,12 @@ from herramientas.celdas import RAIZ, cuadernos
 
 ENTORNO = RAIZ / ".venv-colab"
 PYTHON = ENTORNO / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-# torch 2.13.0 en lugar de la 2.11 de Colab: es la compilación para CPU disponible aquí; el resto, como Colab.
+# Lo que se ensaya son las versiones de Colab de IPython, ipywidgets, anywidget, ipykernel y jupyter_client.
+# torch 2.13.0 en lugar de la 2.11 de Colab: es la compilación para CPU disponible aquí; numpy, matplotlib,
+# scikit-learn y psutil, las del entorno de referencia (requirements.txt), para que el ensayo sea exacto.
 VERSIONES = [
     "torch==2.13.0", "ipython==7.34.0", "ipywidgets==7.7.1", "anywidget==0.9.21", "ipykernel==6.29.5",
-    "jupyter_client==8.6.3", "numpy", "matplotlib", "scikit-learn", "psutil",
+    "jupyter_client==8.6.3", "numpy==2.4.6", "matplotlib==3.11.2", "scikit-learn==1.9.1", "psutil==7.2.2",
 ]
 NUCLEO = "curso-colab"
 

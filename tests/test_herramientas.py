@@ -1,0 +1,367 @@
+"""herramientas/: la celda de preparación (en tu ordenador y en Colab), los enlaces, el saneado de nbval, ejecutar,
+banco, el ensayo de Colab y las diapositivas. Todo sobre copias y cuadernos diminutos en carpetas temporales."""
+
+import configparser
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from herramientas import banco, celdas, colab, corregir, diapositivas, ejecutar
+from herramientas.celdas import RAIZ, celda_de_preparacion, cuadernos, enlace_colab, fuente, leer_cuaderno
+
+LECCIONES = cuadernos(incluir_soluciones=False)
+PYTHON_BASE = getattr(sys, "_base_executable", sys.executable)  # sin el .venv: ahí `utilidades` no está instalado
+GIT = ["git", "-c", "user.name=curso", "-c", "user.email=curso@example.org", "-c", "advice.detachedHead=false"]
+
+
+# --- La celda de preparación ---------------------------------------------------------------------------------
+
+
+def _curso_falso(carpeta, version):
+    """Una copia mínima del curso: utilidades con su versión y un `preparar` que no necesita torch."""
+    (carpeta / "utilidades").mkdir(parents=True)
+    (carpeta / "utilidades" / "__init__.py").write_text(f'__version__ = "{version}"\n')
+    (carpeta / "utilidades" / "configuracion.py").write_text(
+        'def preparar():\n    print("preparado desde", __file__)\n    return "cpu"\n')
+    (carpeta / "notebooks" / "soluciones").mkdir(parents=True)
+    return carpeta
+
+
+def _ejecutar_celda(celda, carpeta, colab=None):
+    """Ejecuta la celda con un Python sin el entorno del curso, en `carpeta`; con `colab`, como si fuera Colab."""
+    previo = ""
+    if colab:
+        (colab / "google" / "colab").mkdir(parents=True, exist_ok=True)
+        (colab / "google" / "__init__.py").write_text("")
+        (colab / "google" / "colab" / "__init__.py").write_text("")
+        previo = f"import sys; sys.path.insert(0, {str(colab)!r}); import google.colab\n"
+    return subprocess.run([PYTHON_BASE, "-I", "-c", previo + celda], cwd=carpeta, capture_output=True, text=True,
+                          timeout=60, env={"PATH": os.environ.get("PATH", ""), "HOME": str(carpeta)})
+
+
+def test_en_tu_ordenador_encuentra_el_curso_desde_la_carpeta_del_cuaderno(tmp_path):
+    curso = _curso_falso(tmp_path / "mi curso", celdas.VERSION)
+    resultado = _ejecutar_celda(celda_de_preparacion(), curso / "notebooks" / "soluciones")
+    assert resultado.returncode == 0, resultado.stderr
+    assert f"preparado desde {curso / 'utilidades' / 'configuracion.py'}" in resultado.stdout
+
+
+def test_fuera_del_curso_dice_que_ejecutar(tmp_path):
+    resultado = _ejecutar_celda(celda_de_preparacion(), tmp_path)
+    assert "No encuentro el código del curso" in resultado.stderr and "python3 tareas.py abrir" in resultado.stderr
+    assert "ModuleNotFoundError" not in resultado.stderr
+
+
+def test_si_falta_un_paquete_lo_dice_en_castellano(tmp_path):
+    curso = _curso_falso(tmp_path / "curso", celdas.VERSION)
+    (curso / "utilidades" / "configuracion.py").write_text("import paquete_que_no_existe\n")
+    resultado = _ejecutar_celda(celda_de_preparacion(), curso / "notebooks")
+    assert "A este Jupyter le falta «paquete_que_no_existe»" in resultado.stderr
+    assert "python3 tareas.py abrir" in resultado.stderr
+
+
+def test_version_distinta_del_codigo_se_detecta(tmp_path):
+    curso = _curso_falso(tmp_path / "curso", "0.0.1")
+    resultado = _ejecutar_celda(celda_de_preparacion(version="9.9.9"), curso / "notebooks")
+    assert "Este cuaderno es de la versión 9.9.9 del curso" in resultado.stderr and "0.0.1" in resultado.stderr
+
+
+@pytest.fixture
+def origen(tmp_path):
+    """Un repositorio git con el curso falso en la versión 9.9.9, etiquetado v9.9.9, y después otro commit."""
+    repositorio = _curso_falso(tmp_path / "origen", "9.9.9")
+    subprocess.run(["git", "init", "-q"], cwd=repositorio, check=True)
+    subprocess.run([*GIT, "add", "."], cwd=repositorio, check=True)
+    subprocess.run([*GIT, "commit", "-q", "-m", "9.9.9"], cwd=repositorio, check=True)
+    subprocess.run([*GIT, "tag", "v9.9.9"], cwd=repositorio, check=True)
+    (repositorio / "utilidades" / "__init__.py").write_text('__version__ = "10.0.0"\n')
+    subprocess.run([*GIT, "commit", "-q", "-am", "10.0.0"], cwd=repositorio, check=True)
+    return repositorio
+
+
+def test_colab_descarga_la_version_exacta_del_cuaderno(tmp_path, origen):
+    destino = tmp_path / "content" / "curso"
+    celda = celda_de_preparacion(repositorio=str(origen), version="9.9.9", carpeta_colab=str(destino))
+    resultado = _ejecutar_celda(celda, tmp_path, colab=tmp_path / "falso")
+    assert resultado.returncode == 0, resultado.stderr
+    assert f"preparado desde {destino}" in resultado.stdout
+    assert '__version__ = "9.9.9"' in (destino / "utilidades" / "__init__.py").read_text(), "no la punta de la rama"
+    assert (destino / ".version-del-curso").read_text() == "v9.9.9"
+
+
+def test_colab_renueva_una_copia_de_otra_version(tmp_path, origen):
+    destino = tmp_path / "content" / "curso"
+    _curso_falso(destino, "0.0.1")  # una copia vieja de otra versión, sin marca
+    (destino / "basura.txt").write_text("vieja")
+    celda = celda_de_preparacion(repositorio=str(origen), version="9.9.9", carpeta_colab=str(destino))
+    resultado = _ejecutar_celda(celda, tmp_path, colab=tmp_path / "falso")
+    assert resultado.returncode == 0, resultado.stderr
+    assert not (destino / "basura.txt").exists()
+    (destino / "basura.txt").write_text("la copia buena no se vuelve a descargar")
+    assert _ejecutar_celda(celda, tmp_path, colab=tmp_path / "falso").returncode == 0
+    assert (destino / "basura.txt").exists()
+
+
+def test_colab_sin_red_o_repositorio_movido_da_la_direccion(tmp_path):
+    movido = str(tmp_path / "repositorio-que-ya-no-esta")
+    celda = celda_de_preparacion(repositorio=movido, version="9.9.9", carpeta_colab=str(tmp_path / "content"))
+    resultado = _ejecutar_celda(celda, tmp_path, colab=tmp_path / "falso")
+    assert "No he podido descargar el código del curso (versión v9.9.9)" in resultado.stderr
+    assert movido in resultado.stderr and "CalledProcessError" not in resultado.stderr
+
+
+def test_version_de_la_celda_es_la_del_paquete():
+    import utilidades
+
+    assert celdas.VERSION == utilidades.__version__
+    assert f'version_del_curso = "{utilidades.__version__}"' in celda_de_preparacion()
+    assert f'"{celdas.REPOSITORIO}", "v{utilidades.__version__}"' in celda_de_preparacion()
+
+
+# --- enlaces: insignias de Colab, navegación y README --------------------------------------------------------
+
+
+def test_enlaces_pone_preparacion_insignia_y_navegacion(tmp_path):
+    ruta = LECCIONES[1]
+    cuaderno = leer_cuaderno(ruta)
+    viejo = copy.deepcopy(cuaderno)
+    codigo = [c for c in cuaderno["cells"] if c["cell_type"] == "code"]
+    codigo[0]["source"] = ["# una celda vieja\n", "from utilidades.configuracion import preparar\n"]
+    assert celdas.actualizar_cuaderno(cuaderno, ruta, LECCIONES)
+    celdas_nuevas = cuaderno["cells"]
+    assert fuente(celdas_nuevas[0]) == fuente(viejo["cells"][0]), "el título sigue primero"
+    arriba, abajo = fuente(celdas_nuevas[1]), fuente(celdas_nuevas[-1])
+    assert enlace_colab(ruta.relative_to(RAIZ).as_posix()) in arriba and "colab-badge.svg" in arriba
+    assert f"({LECCIONES[0].name})" in arriba and f"({LECCIONES[2].name})" in arriba
+    assert "Siguiente lección" in abajo and f"({LECCIONES[2].name})" in abajo
+    assert fuente([c for c in celdas_nuevas if c["cell_type"] == "code"][0]) == celda_de_preparacion()
+    sin_navegacion = [c for c in celdas_nuevas if celdas.ETIQUETA_NAVEGACION not in c["metadata"].get("tags", [])]
+    assert len(sin_navegacion) == len(viejo["cells"]) - sum(
+        celdas.ETIQUETA_NAVEGACION in c["metadata"].get("tags", []) for c in viejo["cells"])
+    assert not celdas.actualizar_cuaderno(cuaderno, ruta, LECCIONES), "una segunda vez no cambia nada"
+
+
+def test_primera_y_ultima_leccion_y_soluciones():
+    primera, _ = celdas.celdas_de_navegacion(LECCIONES[0], LECCIONES)
+    _, ultima = celdas.celdas_de_navegacion(LECCIONES[-1], LECCIONES)
+    assert "←" not in primera and "→" in primera
+    assert "final del curso" in ultima
+    solucion = RAIZ / "notebooks" / "soluciones" / f"{LECCIONES[0].stem}_soluciones.ipynb"
+    arriba, _ = celdas.celdas_de_navegacion(solucion, LECCIONES)
+    assert f"(../{LECCIONES[0].name})" in arriba and "Soluciones de" in arriba
+
+
+def test_readme_apunta_a_la_version():
+    texto = ("[x](https://colab.research.google.com/github/atencion-y-transformers/curso/blob/main/notebooks/a.ipynb)"
+             " y https://colab.research.google.com/github/otro/repo/blob/main/b.ipynb")
+    nuevo = celdas.actualizar_readme(texto, "v1.2.3")
+    assert "/curso/blob/v1.2.3/notebooks/a.ipynb" in nuevo and "/otro/repo/blob/main/b.ipynb" in nuevo
+
+
+def test_readme_tiene_el_tiempo_de_cada_leccion_y_el_total():
+    readme = (RAIZ / "README.md").read_text(encoding="utf-8")
+    total = 0
+    for ruta in LECCIONES:
+        enlace = f"]({ruta.relative_to(RAIZ).as_posix()})"
+        fila = next((linea for linea in readme.splitlines() if enlace in linea), None)
+        if fila is None:
+            continue  # que cada lección tenga su fila lo comprueba test_cuadernos.py
+        minutos = banco.minutos_de_clase(ruta)
+        assert f"| {minutos} min |" in fila, f"el README no da el tiempo de {ruta.name} que dice la lección"
+        total += minutos
+    assert f"**{total // 60} h {total % 60:02d} min**" in readme, "el total del README no suma los tiempos"
+
+
+# --- El saneado de nbval ------------------------------------------------------------------------------------
+
+
+def _reglas():
+    configuracion = configparser.ConfigParser()
+    configuracion.read(RAIZ / "herramientas" / "sanitizar.cfg", encoding="utf-8")
+    return [(re.compile(configuracion[s]["regex"]), configuracion[s]["replace"]) for s in configuracion.sections()]
+
+
+def _sanear(texto):
+    for patron, cambio in _reglas():
+        texto = patron.sub(cambio, texto)
+    return texto
+
+
+@pytest.mark.parametrize("original,saneado", [
+    ("<Figure at 0x7f3a2b9c10d0>", "<Figure at 0xDIRECCION>"),
+    ('File /tmp/ipykernel_4821/3141592653.py:7', "File CELDA_DEL_KERNEL:7"),
+    ("el lote tardó 0.42 s (medido)", "el lote tardó N s (medido)"),
+    ("12 s (medido) y 3.5 s (medido)", "N s (medido) y N s (medido)"),
+])
+def test_el_saneado_quita_lo_que_cambia(original, saneado):
+    assert _sanear(original) == saneado
+
+
+@pytest.mark.parametrize("texto", [
+    "el peso 0x10 es hexadecimal", "tardó 0.42 s", "pérdida 0.42 s (estimada)", "/tmp/otra/3.py", "3 s medido",
+])
+def test_el_saneado_no_toca_lo_demas(texto):
+    assert _sanear(texto) == texto
+
+
+# --- ejecutar, banco, colab ---------------------------------------------------------------------------------
+
+
+def _cuaderno_diminuto(ruta, celdas_de_codigo):
+    cuaderno = nbformat.v4.new_notebook()
+    cuaderno.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+                         "widgets": {"estado": "viejo"}}
+    cuaderno.cells = [nbformat.v4.new_markdown_cell("# 99 · Prueba\n\n**Tiempo estimado:** 5 minutos.")]
+    cuaderno.cells += [nbformat.v4.new_code_cell(c) for c in celdas_de_codigo]
+    nbformat.write(cuaderno, ruta)
+    return ruta
+
+
+def test_ejecutar_guarda_salidas_sin_widgets_ni_tiempos(tmp_path):
+    ruta = _cuaderno_diminuto(tmp_path / "99_prueba.ipynb", ["import os\nprint(os.getcwd())", "1 + 1"])
+    ejecutar.ejecutar(ruta)
+    datos = json.loads(ruta.read_text(encoding="utf-8"))
+    assert "widgets" not in datos["metadata"]
+    codigo = [c for c in datos["cells"] if c["cell_type"] == "code"]
+    assert codigo[0]["outputs"][0]["text"] == [f"{tmp_path}\n"], "se ejecuta en la carpeta del cuaderno"
+    assert codigo[1]["outputs"][0]["data"]["text/plain"] == ["2"]
+    assert all("execution" not in c["metadata"] and "id" not in c for c in datos["cells"])
+    assert ruta.read_text(encoding="utf-8").endswith("}\n")
+
+
+def test_ejecutar_sin_cuaderno_lo_dice(tmp_path):
+    with pytest.raises(SystemExit, match="No existe el cuaderno"):
+        ejecutar.main([str(tmp_path / "no_esta.ipynb")])
+
+
+def test_banco_mide_la_celda_mas_lenta_y_la_memoria(tmp_path):
+    ruta = _cuaderno_diminuto(tmp_path / "99_prueba.ipynb", ["x = 1", "import time\ntime.sleep(0.6)", "y = 2"])
+    total, (indice, segundos), pico = banco.medir(ruta)
+    assert indice == 2 and 0.5 < segundos < total
+    assert pico > 10, "el kernel ocupa más de 10 MiB"
+    assert json.loads(ruta.read_text())["metadata"]["widgets"] == {"estado": "viejo"}, "banco no guarda nada"
+
+
+def test_banco_escribe_la_tabla_de_la_guia(tmp_path):
+    ruta = _cuaderno_diminuto(tmp_path / "99_prueba.ipynb", ["x = 1"])
+    assert banco.minutos_de_clase(ruta) == 5
+    filas = [(tmp_path / "98_a.ipynb", 45, 12.3, (7, 4.2), 512.0),
+             (tmp_path / "99_b.ipynb", 60, 50.0, (3, 30.0), 700.0)]
+    tabla = banco.tabla_markdown(filas, "2026-01-01", "una CPU")
+    assert "| 98 · `98_a` | 45 min | 12 s | [7]: 4 s | 512 MiB |" in tabla
+    assert "**1 h 45 min**" in tabla and "**1.0 min**" in tabla
+    assert "| 1 | 98 y 99 | 1 h 45 min | 1.0 min |" in tabla, "las lecciones fuera de SESIONES van en una sesión más"
+    guia = f"antes\n{banco.MARCA_INICIO}\nvieja\n{banco.MARCA_FIN}\ndespués\n"
+    nueva = banco.insertar_tabla(guia, tabla)
+    assert "vieja" not in nueva and tabla in nueva and nueva.startswith("antes\n") and nueva.endswith("después\n")
+    assert banco.insertar_tabla(nueva, tabla) == nueva
+    with pytest.raises(ValueError, match="No encuentro las marcas"):
+        banco.insertar_tabla("sin marcas", tabla)
+
+
+def test_la_guia_docente_incluye_la_tabla_generada():
+    guia = (RAIZ / "DOCENTES.md").read_text(encoding="utf-8")
+    assert banco.MARCA_INICIO in guia and banco.MARCA_FIN in guia
+    tabla = guia.split(banco.MARCA_INICIO, 1)[1].split(banco.MARCA_FIN, 1)[0]
+    assert "| Lección | En clase | Ejecutar todo |" in tabla and "**Total**" in tabla and "| Sesión |" in tabla
+
+
+def test_la_guia_docente_tiene_el_mapa_de_ejercicios_al_dia():
+    guia = (RAIZ / "DOCENTES.md").read_text(encoding="utf-8")
+    mapa = guia.split(banco.MAPA_INICIO, 1)[1].split(banco.MAPA_FIN, 1)[0].strip()
+    assert mapa == banco.mapa_de_ejercicios(), "el mapa de DOCENTES.md está viejo: `python3 tareas.py enlaces`"
+
+
+def test_mapa_lee_enunciados_y_pistas():
+    pistas = banco.pistas_de_la_leccion("03")
+    assert set(pistas) >= {"03.1", "03.2", "03.3"} and all(pistas[c] for c in ("03.1", "03.2"))
+    textos = banco.enunciados(RAIZ / "notebooks" / "03_escala_y_temperatura.ipynb")
+    assert 1 in textos and textos[1].endswith((".", "?", "!", "…"))
+    largo = "Calcula $" + "x" * 200 + "$ y después otra cosa más larga que el límite"
+    assert banco._acortar(largo) == "Calcula …"
+
+
+def test_colab_versiones_fijadas_y_ensayo(tmp_path, monkeypatch):
+    assert all(re.fullmatch(r"[\w\-]+==[\w.]+", v) for v in colab.VERSIONES), "cada versión del ensayo, fijada"
+    monkeypatch.setattr(colab, "NUCLEO", "python3")  # el ensayo con el kernel del entorno de referencia
+    bien = _cuaderno_diminuto(tmp_path / "99_bien.ipynb", ["x = 1"])
+    mal = _cuaderno_diminuto(tmp_path / "99_mal.ipynb", ["x = 1", "1 / 0"])
+    assert colab.ensayar(bien) is None
+    assert "ZeroDivisionError" in colab.ensayar(mal)
+
+
+def test_corregir_ejecuta_la_entrega_y_lee_los_veredictos(tmp_path, capsys):
+    entrega = _cuaderno_diminuto(tmp_path / "entrega.ipynb", [
+        "from utilidades.ejercicios import comprobar",
+        "comprobar('03.1', 16)",
+        "comprobar('03.2', [0.25, 0.25, 0.25, 0.25])",
+        "1 / 0",
+        "comprobar('03.4', 8)",
+    ])
+    datos = json.loads(entrega.read_text())
+    datos["cells"][3]["outputs"] = [{"output_type": "stream", "name": "stdout",
+                                     "text": "✅ Ejercicio 03.2: ¡correcto! (copiado a mano)\n"}]
+    entrega.write_text(json.dumps(datos))
+    veredictos, sin_veredicto, error = corregir.corregir(entrega)
+    assert veredictos["03.1"][0] is True
+    assert veredictos["03.2"][0] is False and veredictos["03.2"][1].startswith("todavía no. Pista:"), \
+        "las salidas guardadas a mano no cuentan: se vuelve a ejecutar"
+    assert "03.4" in veredictos, "un error en una celda no detiene la corrección"
+    assert sin_veredicto == [] and error.startswith("ZeroDivisionError")
+    assert corregir.main([str(entrega), "--csv", str(tmp_path / "notas.csv")]) == 0
+    assert "entrega.ipynb: " in capsys.readouterr().out
+    assert "entrega.ipynb,03.1,bien" in (tmp_path / "notas.csv").read_text(encoding="utf-8")
+
+
+# --- Diapositivas -----------------------------------------------------------------------------------------------
+
+
+def _md(texto, **metadatos):
+    return {"cell_type": "markdown", "metadata": metadatos, "source": texto}
+
+
+def _py(texto, salidas=()):
+    return {"cell_type": "code", "metadata": {}, "source": texto, "outputs": list(salidas), "execution_count": 1}
+
+
+def test_reglas_de_las_diapositivas():
+    figura = {"output_type": "display_data", "data": {"image/png": "iVBOR", "text/plain": "<Figure>"}}
+    widget = {"output_type": "display_data", "data": {"application/vnd.jupyter.widget-view+json": {}}}
+    cuaderno = {"cells": [
+        _md("# 99 · Título"), _md("[Colab](x)", tags=["navegacion"]), _py("dispositivo = preparar()"),
+        _md("## Sección"), _md("Texto corto."), _py("x = 1"), _py("plt.plot(x)", [figura]), _py("panel", [widget]),
+        _md("### Apartado"), _py("\n".join(f"a{i} = {i}" for i in range(30))), _py("assert x == 1"),
+        _py("print(1)", [{"output_type": "stream", "name": "stdout", "text": "1\n" * 40}]), _py("y = 2"),
+    ]}
+    diapositivas.marcar(cuaderno)
+    tipos = [c["metadata"]["slideshow"]["slide_type"] for c in cuaderno["cells"]]
+    assert tipos == ["slide", "skip", "skip", "slide", "-", "-", "slide", "slide", "subslide", "subslide", "skip",
+                     "subslide", "subslide"]
+    assert diapositivas.marcar(cuaderno) == 0, "aplicar las reglas otra vez no cambia nada"
+
+
+def test_cada_leccion_con_sus_diapositivas():
+    """Las lecciones llevan los metadatos que dan las reglas (`python -m herramientas.diapositivas marcar`)."""
+    for ruta in LECCIONES:
+        cuaderno = leer_cuaderno(ruta)
+        guardado = [c.get("metadata", {}).get("slideshow") for c in cuaderno["cells"]]
+        diapositivas.marcar(cuaderno)
+        esperado = [c["metadata"]["slideshow"] for c in cuaderno["cells"]]
+        assert guardado == esperado, f"{ruta.name}: ejecuta `python3 tareas.py diapositivas --marcar`"
+        secciones = [c for c in cuaderno["cells"] if fuente(c).startswith("## ")]
+        assert all(c["metadata"]["slideshow"]["slide_type"] == "slide" for c in secciones)
+
+
+def test_diapositivas_html_con_las_salidas_guardadas(tmp_path):
+    ruta = _cuaderno_diminuto(tmp_path / "99_prueba.ipynb", ["print('hola desde la salida guardada')"])
+    ejecutar.ejecutar(ruta)
+    destino = diapositivas.escribir_html(ruta, carpeta=tmp_path / "diapositivas")
+    html = destino.read_text(encoding="utf-8")
+    assert destino.name == "99_prueba.slides.html"
+    assert "reveal" in html and "hola desde la salida guardada" in html and html.count("<section") >= 1

@@ -1,0 +1,252 @@
+"""tareas.py: el plan de instalación en cada plataforma, los requisitos fijados y los mensajes de cada fallo.
+
+Nada de aquí instala nada: el plan es una lista de órdenes de pip y las órdenes se sustituyen por un registro.
+"""
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+import tareas
+from herramientas.celdas import RAIZ
+
+INDICE_CPU = "https://download.pytorch.org/whl/cpu"
+HERRAMIENTAS_DE_DESARROLLO = {"pytest", "nbval", "ruff", "playwright"}
+
+
+def _plan(sistema, maquina, pedido="", desarrollo=False):
+    return tareas.plan_de_instalacion(sistema, maquina, pedido, desarrollo, version_torch="2.13.0")
+
+
+def _indice(paso):
+    argumentos = paso[1]
+    return argumentos[argumentos.index("--index-url") + 1] if "--index-url" in argumentos else None
+
+
+@pytest.mark.parametrize("maquina", ["x86_64", "aarch64"])
+def test_linux_instala_torch_solo_cpu_y_cae_rapido_al_indice_por_defecto(maquina):
+    torch, requisitos, paquete = _plan("Linux", maquina)
+    assert _indice(torch) == INDICE_CPU
+    argumentos = torch[1]
+    assert "torch==2.13.0" in argumentos and "--no-deps" in argumentos, "solo torch: el resto sale fijado de PyPI"
+    assert int(argumentos[argumentos.index("--timeout") + 1]) <= 15, "la espera al índice de PyTorch debe ser corta"
+    assert argumentos[argumentos.index("--retries") + 1] == "0", "sin reintentos largos si no responde"
+    assert torch[2] is True, "si el índice de CPU no responde, la instalación sigue con el índice por defecto"
+    assert requisitos[1] == ["-r", "requirements.txt"] and requisitos[2] is False
+    assert paquete[1] == ["--no-deps", "-e", "."]
+
+
+@pytest.mark.parametrize("sistema,maquina", [("Darwin", "arm64"), ("Darwin", "x86_64"), ("Windows", "AMD64")])
+def test_macos_y_windows_usan_la_rueda_de_pypi(sistema, maquina):
+    plan = _plan(sistema, maquina)
+    assert [_indice(p) for p in plan] == [None, None], "en macOS y Windows PyPI ya da la compilación sin CUDA"
+    assert plan[0][1] == ["-r", "requirements.txt"]
+
+
+def test_cuda_pedido_por_variable_de_entorno(monkeypatch):
+    monkeypatch.setenv(tareas.VARIABLE_TORCH, "cuda")
+    plan = tareas.plan_de_instalacion("Linux", "x86_64", version_torch="2.13.0")
+    assert all(_indice(p) is None for p in plan), "en Linux, la rueda de PyPI es la de CUDA"
+    windows = tareas.plan_de_instalacion("Windows", "AMD64", version_torch="2.13.0")
+    assert _indice(windows[0]) == f"https://download.pytorch.org/whl/{tareas.CUDA_WINDOWS}"
+    monkeypatch.setenv(tareas.VARIABLE_TORCH, "cu126")
+    assert _indice(tareas.plan_de_instalacion("Linux", "x86_64", version_torch="2.13.0")[0]).endswith("/cu126")
+    monkeypatch.setenv(tareas.VARIABLE_TORCH, "CPU ")
+    assert _indice(tareas.plan_de_instalacion("Linux", "x86_64", version_torch="2.13.0")[0]) == INDICE_CPU
+
+
+def test_variable_de_torch_no_valida_explica_los_valores():
+    with pytest.raises(ValueError, match="usa cpu .*cuda"):
+        _plan("Linux", "x86_64", "rocm")
+
+
+def test_contribuir_instala_tambien_las_herramientas_de_desarrollo():
+    plan = _plan("Linux", "x86_64", desarrollo=True)
+    assert ["-r", "requirements-desarrollo.txt"] in [p[1] for p in plan]
+
+
+def test_version_de_torch_sale_de_requirements():
+    assert re.fullmatch(r"\d+\.\d+\.\d+", tareas.version_de_torch())
+    assert f"torch=={tareas.version_de_torch()}\n" in (RAIZ / "requirements.txt").read_text(encoding="utf-8")
+
+
+def _requisitos(nombre):
+    lineas = [linea.split("#")[0].strip() for linea in (RAIZ / nombre).read_text(encoding="utf-8").splitlines()]
+    return [linea for linea in lineas if linea]
+
+
+def _nombre(linea):
+    return re.split(r"[=<>!~\[ ]", linea, maxsplit=1)[0].lower().replace("_", "-")
+
+
+@pytest.mark.parametrize("archivo", ["requirements.txt", "requirements-desarrollo.txt"])
+def test_cada_version_fijada(archivo):
+    for linea in _requisitos(archivo):
+        if linea.startswith("-r "):
+            continue
+        assert re.fullmatch(r"[A-Za-z0-9_.\-]+==[0-9][0-9A-Za-z.+\-]*", linea), f"{archivo}: «{linea}» sin fijar con =="
+
+
+def test_el_estudiante_no_instala_las_herramientas_de_quien_contribuye():
+    estudiante = {_nombre(linea) for linea in _requisitos("requirements.txt")}
+    desarrollo = [linea for linea in _requisitos("requirements-desarrollo.txt")]
+    assert not estudiante & HERRAMIENTAS_DE_DESARROLLO
+    assert desarrollo[0] == "-r requirements.txt", "el entorno de desarrollo incluye el del estudiante"
+    nombres = {_nombre(linea) for linea in desarrollo[1:]}
+    assert HERRAMIENTAS_DE_DESARROLLO <= nombres
+    assert not nombres & estudiante, "cada paquete se fija en un solo archivo"
+    assert {"jupyterlab", "jupyterlab-rise", "torch", "ipywidgets", "anywidget"} <= estudiante
+
+
+def test_lo_que_importa_el_curso_esta_en_los_requisitos_del_estudiante():
+    estudiante = {_nombre(linea) for linea in _requisitos("requirements.txt")}
+    paquete_de = {"sklearn": "scikit-learn", "PIL": "pillow", "yaml": "pyyaml"}
+    propios = {"utilidades", "herramientas", "casos_ejercicios", "tareas"}
+    importados = set()
+    archivos = list((RAIZ / "utilidades").rglob("*.py")) + list((RAIZ / "herramientas").rglob("*.py"))
+    for archivo in archivos:
+        for linea in archivo.read_text(encoding="utf-8").splitlines():
+            encontrado = re.match(r"\s*(?:from|import) (\w+)", linea)
+            if encontrado:
+                importados.add(encontrado.group(1))
+    faltan = []
+    for modulo in sorted(importados - propios - set(sys.stdlib_module_names)):
+        if paquete_de.get(modulo, modulo).lower().replace("_", "-") not in estudiante:
+            faltan.append(modulo)
+    assert not faltan, f"utilidades/ o herramientas/ importan paquetes que requirements.txt no fija: {faltan}"
+
+
+# --- Los fallos de `abrir` dicen qué hacer ---------------------------------------------------------------------
+
+
+def test_python_antiguo():
+    with pytest.raises(SystemExit, match=r"3\.11 o posterior; este es 3\.10"):
+        tareas.comprobar_python((3, 10, 4))
+    tareas.comprobar_python((3, 11, 0))
+
+
+def test_sin_espacio(tmp_path):
+    with pytest.raises(SystemExit, match="No hay espacio suficiente"):
+        tareas.comprobar_espacio(tmp_path, necesario=2**60)
+
+
+def test_sin_modulo_venv_dice_el_paquete_de_apt(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "ensurepip", None)  # como en Debian sin python3-venv
+    with pytest.raises(SystemExit, match=rf"sudo apt install python3\.{sys.version_info.minor}-venv"):
+        tareas.crear_entorno(tmp_path / "entorno")
+
+
+def test_sin_red_lo_dice(monkeypatch):
+    monkeypatch.setattr(tareas, "hay_red", lambda *a, **k: False)
+    assert "No hay conexión" in tareas._diagnostico()
+
+
+def test_tarea_desconocida(capsys):
+    with pytest.raises(SystemExit, match="No conozco la tarea «abrr»"):
+        tareas.main(["abrr"])
+
+
+class _Registro:
+    """Sustituye a tareas._ejecutar: apunta cada orden y devuelve el código que se le diga."""
+
+    def __init__(self, codigos=()):
+        self.ordenes, self.codigos = [], list(codigos)
+
+    def __call__(self, orden, **opciones):
+        self.ordenes.append([str(p) for p in orden])
+        return self.codigos.pop(0) if self.codigos else 0
+
+
+def _entorno_falso(tmp_path):
+    entorno = tmp_path / ".venv"
+    python = tareas._rutas(entorno)[1]
+    python.parent.mkdir(parents=True)
+    python.write_text("")
+    return entorno
+
+
+def test_instalacion_sigue_el_plan_y_guarda_el_sello(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv(tareas.VARIABLE_TORCH, "")
+    monkeypatch.setattr(tareas.platform, "system", lambda: "Linux")
+    monkeypatch.setattr(tareas.platform, "machine", lambda: "x86_64")
+    registro = _Registro()
+    monkeypatch.setattr(tareas, "_ejecutar", registro)
+    entorno = _entorno_falso(tmp_path)
+    tareas.preparar_entorno(desarrollo=False, entorno=entorno)
+    assert [o[o.index("install") + 1:][-1] for o in registro.ordenes] == ["torch==2.13.0", "requirements.txt", "."]
+    sello = json.loads((entorno / "instalado.json").read_text())
+    assert set(sello) == {"estudiante"}
+    assert re.search(r"Entorno listo en \d+\.\d min; \.venv ocupa \d+\.\d\d GB", capsys.readouterr().out)
+    tareas.preparar_entorno(desarrollo=False, entorno=entorno)
+    assert len(registro.ordenes) == 3, "con el sello al día no se reinstala nada"
+    tareas.preparar_entorno(desarrollo=True, entorno=entorno)
+    assert registro.ordenes[-2][-1] == "requirements-desarrollo.txt", "las pruebas instalan lo que les falta"
+
+
+def test_indice_de_pytorch_caido_no_detiene_la_instalacion(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(tareas.platform, "system", lambda: "Linux")
+    monkeypatch.setenv(tareas.VARIABLE_TORCH, "")
+    registro = _Registro(codigos=[1, 0, 0])  # el índice de CPU no responde
+    monkeypatch.setattr(tareas, "_ejecutar", registro)
+    tareas.preparar_entorno(entorno=_entorno_falso(tmp_path))
+    assert len(registro.ordenes) == 3
+    assert "sigo con el índice por defecto" in capsys.readouterr().out
+
+
+def test_pip_falla_y_explica(monkeypatch, tmp_path):
+    monkeypatch.setattr(tareas.platform, "system", lambda: "Darwin")
+    monkeypatch.setattr(tareas, "_ejecutar", _Registro(codigos=[1]))
+    monkeypatch.setattr(tareas, "hay_red", lambda *a, **k: False)
+    with pytest.raises(SystemExit, match="No hay conexión con el índice de paquetes"):
+        tareas.preparar_entorno(entorno=_entorno_falso(tmp_path))
+
+
+# --- salidas y enlaces no pisan el trabajo de un estudiante ------------------------------------------------------
+
+
+@pytest.fixture
+def repositorio(tmp_path, monkeypatch):
+    """Un clon mínimo con un cuaderno guardado en git; tareas.RAIZ apunta a él."""
+    (tmp_path / "notebooks").mkdir()
+    cuaderno = tmp_path / "notebooks" / "01_x.ipynb"
+    cuaderno.write_text("{}\n")
+    git = ["git", "-c", "user.name=curso", "-c", "user.email=curso@example.org"]
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "add", "."], cwd=tmp_path, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "inicio"], cwd=tmp_path, check=True)
+    monkeypatch.setattr(tareas, "RAIZ", tmp_path)
+    return cuaderno
+
+
+def test_sin_cambios_sigue(repositorio):
+    assert tareas._proteger_cuadernos(["notebooks/01_x.ipynb"], "prueba") == ["notebooks/01_x.ipynb"]
+
+
+def test_con_cambios_se_niega_y_dice_por_que(repositorio):
+    repositorio.write_text('{"respuesta": 42}\n')
+    with pytest.raises(SystemExit) as salida:
+        tareas._proteger_cuadernos([], "vuelve a ejecutar los cuadernos")
+    mensaje = str(salida.value)
+    assert "cambios sin guardar" in mensaje and "notebooks/01_x.ipynb" in mensaje and "--forzar" in mensaje
+    assert tareas._proteger_cuadernos(["--forzar"], "prueba") == []
+
+
+def test_solo_mira_los_cuadernos_pedidos(repositorio):
+    repositorio.write_text('{"respuesta": 42}\n')  # la lección 01 tiene trabajo del estudiante
+    raiz = repositorio.parent.parent
+    (raiz / "notebooks" / "02_y.ipynb").write_text("{}\n")
+    git = ["git", "-c", "user.name=curso", "-c", "user.email=curso@example.org"]
+    subprocess.run([*git, "add", "notebooks/02_y.ipynb"], cwd=raiz, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "otro", "--", "notebooks/02_y.ipynb"], cwd=raiz, check=True)
+    assert tareas._proteger_cuadernos(["notebooks/02_y.ipynb"], "prueba") == ["notebooks/02_y.ipynb"]
+    with pytest.raises(SystemExit, match="01_x"):
+        tareas._proteger_cuadernos(["notebooks/01_x.ipynb"], "prueba")
+
+
+def test_sin_git_pide_forzar(monkeypatch):
+    monkeypatch.setattr(tareas.shutil, "which", lambda nombre: None)
+    with pytest.raises(SystemExit, match="no puedo comprobar con git.*--forzar"):
+        tareas._proteger_cuadernos([], "prueba")

@@ -6,13 +6,12 @@ import matplotlib.pyplot as plt
 import pytest
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 from utilidades.atencion import atencion
 from utilidades.mascaras import combinar_mascaras, mascara_causal, mascara_de_relleno
-from utilidades.ejercicios import evaluar
 from utilidades.multicabeza import AtencionMulticabeza, copiar_pesos_a_pytorch
 from utilidades.vistas import mascara_elegida, rellenar, vista_de_mascaras
-from torch import nn
 
 
 def _copia(capa):
@@ -260,7 +259,8 @@ def test_vista_de_mascaras():
     g = torch.Generator().manual_seed(0)
     Q, K = torch.randn(3, 5, 8, generator=g), torch.randn(3, 5, 8, generator=g)
     texto, fig = vista_de_mascaras(Q, K, FRASES, frase=2, causal=False, relleno=True)
-    assert texto.startswith("«hoy llueve ‹relleno› ‹relleno› ‹relleno›» · causal: no · relleno: sí · 10 de 25 celdas visibles")
+    assert texto.startswith("«hoy llueve ‹relleno› ‹relleno› ‹relleno›» · causal: no · relleno: sí · "
+                            "10 de 25 celdas visibles")
     assert texto.endswith("1.00 1.00 1.00 1.00 1.00")
     plt.close(fig)
 
@@ -277,72 +277,6 @@ def test_conmutadores_cambian_lo_que_se_ve():
     assert panel.texto_plano.startswith("«Ana sacó plata del banco» · causal: sí · relleno: no · 15 de 25")
 
 
-# --- Ejercicios ----------------------------------------------------------------------------------------
-
-
-def _ventana(L, ventana):
-    i, j = torch.arange(L)[:, None], torch.arange(L)[None, :]
-    return (j > i) | (i - j > ventana)
-
-
-def _ventana_al_reves(L, ventana):
-    return ~_ventana(L, ventana)
-
-
-def _ventana_sin_diagonal(L, ventana):
-    return _ventana(L, ventana) | torch.eye(L, dtype=torch.bool)
-
-
-def _ventana_solo_causal(L, ventana):
-    return mascara_causal(L)
-
-
-def _ventana_enteros(L, ventana):
-    return _ventana(L, ventana).int()
-
-
-def _longitudes(relleno):
-    return (~relleno).sum(-1)
-
-
-def _cuenta_relleno(relleno):
-    return relleno.sum(-1)
-
-
-def _sin_completar(*argumentos):
-    ...
-
-
-@pytest.mark.parametrize("clave,respuesta", [
-    ("05.1", 55), ("05.2", _ventana), ("05.3", 30), ("05.4", _longitudes),
-])
-def test_ejercicios_soluciones_correctas(clave, respuesta):
-    veredicto = evaluar(clave, respuesta)
-    assert veredicto.correcto, veredicto.mensaje
-
-
-@pytest.mark.parametrize("clave,respuesta,en_la_pista", [
-    ("05.1", 45, "ocultas"), ("05.1", 50, "diagonal"), ("05.1", 100, "Pista"),
-    ("05.2", _ventana_al_reves, "al revés"), ("05.2", _ventana_sin_diagonal, "diagonal"),
-    ("05.2", _ventana_solo_causal, "atrás"), ("05.2", _ventana_enteros, "bool"),
-    ("05.2", _sin_completar, "no devuelve nada"), ("05.2", 4, "función"),
-    ("05.3", 36, "solo con la máscara causal"), ("05.3", 40, "solo con el relleno"), ("05.3", 15, "filas del relleno"),
-    ("05.3", 20, "Pista"),
-    ("05.4", _cuenta_relleno, "has contado el relleno"), ("05.4", _sin_completar, "no devuelve nada"),
-])
-def test_ejercicios_respuestas_erroneas_reciben_pista(clave, respuesta, en_la_pista):
-    veredicto = evaluar(clave, respuesta)
-    assert not veredicto.correcto
-    assert en_la_pista in veredicto.mensaje
-
-
-@pytest.mark.parametrize("clave", ["05.1", "05.2", "05.3", "05.4"])
-def test_ejercicios_sin_responder(clave):
-    assert not evaluar(clave, ...).correcto
-
-
-def test_las_pistas_no_dan_la_solucion():
-    for r in (45, 50, 100):
-        assert "55" not in evaluar("05.1", r).mensaje
-    for r in (36, 40, 15, 20):
-        assert "30" not in evaluar("05.3", r).mensaje
+# --- Ejercicios --------------------------------------------------------------------------------------
+# Soluciones en cualquier tipo, respuestas desviadas, una pista por error frecuente y ninguna pista con la
+# respuesta: tests/test_ejercicios_tabla.py con los casos de tests/casos_ejercicios/.

@@ -6,12 +6,11 @@ import matplotlib.pyplot as plt
 import pytest
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 from utilidades.atencion import atencion
-from utilidades.ejercicios import evaluar
 from utilidades.multicabeza import AtencionMulticabeza, copiar_pesos_a_pytorch
 from utilidades.vistas import favoritas, vista_de_cabeza
-from torch import nn
 
 
 def _copia(capa):
@@ -196,57 +195,6 @@ def test_panel_selector_de_cabeza_cambia_al_elegir():
     assert panel.texto_plano == "cabeza 3, «el perro ladra»: " + favoritas(pesos[1, 3], frases[1])
 
 
-# --- Ejercicios ----------------------------------------------------------------------------------------
-
-
-def _separar_bien(x, cabezas):
-    lote, L, d = x.shape
-    return x.view(lote, L, cabezas, d // cabezas).transpose(1, 2)
-
-
-def _separar_sin_transpose(x, cabezas):
-    lote, L, d = x.shape
-    return x.view(lote, L, cabezas, d // cabezas)
-
-
-def _separar_revuelto(x, cabezas):
-    lote, L, d = x.shape
-    return x.view(lote, cabezas, L, d // cabezas)
-
-
-def _sin_completar(x, cabezas):
-    ...
-
-
-@pytest.mark.parametrize("clave,respuesta", [
-    ("04.1", 1088), ("04.2", (3, 8, 7, 7)), ("04.2", [3, 8, 7, 7]), ("04.3", _separar_bien),
-    ("04.4", [1088, 1088, 1088, 1088]),
-])
-def test_ejercicios_soluciones_correctas(clave, respuesta):
-    veredicto = evaluar(clave, respuesta)
-    assert veredicto.correcto, veredicto.mensaje
-
-
-@pytest.mark.parametrize("clave,respuesta,en_la_pista", [
-    ("04.1", 1024, "sesgo"), ("04.1", 816, "capa de salida"), ("04.1", 1000, "Pista"),
-    ("04.2", (3, 8, 7, 4), "salida"), ("04.2", (8, 3, 7, 7), "orden"), ("04.2", (3, 7, 7), "cuatro"),
-    ("04.2", 5, "tupla"),
-    ("04.3", _separar_sin_transpose, "transpose"), ("04.3", _separar_revuelto, "revueltos"),
-    ("04.3", _sin_completar, "no devuelve nada"), ("04.3", 3, "función"),
-    ("04.4", [1088, 544, 272, 136], "cambian"), ("04.4", [1088, 1088], "forma"),
-    ("04.4", [1000, 1000, 1000, 1000], "Pista"),
-])
-def test_ejercicios_respuestas_erroneas_reciben_pista(clave, respuesta, en_la_pista):
-    veredicto = evaluar(clave, respuesta)
-    assert not veredicto.correcto
-    assert en_la_pista in veredicto.mensaje
-
-
-@pytest.mark.parametrize("clave", ["04.1", "04.2", "04.3", "04.4"])
-def test_ejercicios_sin_responder(clave):
-    assert not evaluar(clave, ...).correcto
-
-
-def test_las_pistas_no_dan_la_solucion():
-    assert "1088" not in evaluar("04.1", 1024).mensaje
-    assert "(3, 8, 7, 7)" not in evaluar("04.2", (8, 3, 7, 7)).mensaje
+# --- Ejercicios --------------------------------------------------------------------------------------
+# Soluciones en cualquier tipo, respuestas desviadas, una pista por error frecuente y ninguna pista con la
+# respuesta: tests/test_ejercicios_tabla.py con los casos de tests/casos_ejercicios/.

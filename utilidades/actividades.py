@@ -50,11 +50,8 @@ def _como_tabla(nombre, vectores):
     return tabla
 
 
-def pesos_de_la_palabra(consultas, claves, elegida, temperatura=1.0, causal=False):
-    """Devuelve los pesos (L,) con que la palabra `elegida` mira a cada palabra: softmax(q·k / (√2·T)).
-
-    Con `causal=True` solo mira a las palabras anteriores y a sí misma; las posteriores reciben peso 0.
-    """
+def comprobar_vectores(consultas, claves, elegida, temperatura):
+    """Devuelve (Q, K) como arrays (L, 2) float64, o lanza un error claro si algo no encaja."""
     Q = _como_tabla("consultas", consultas)  # (L, 2)
     K = _como_tabla("claves", claves)  # (L, 2)
     if Q.shape != K.shape:
@@ -63,9 +60,15 @@ def pesos_de_la_palabra(consultas, claves, elegida, temperatura=1.0, causal=Fals
         raise ValueError(f"La palabra elegida debe ser un índice entre 0 y {len(Q) - 1}, no {elegida}.")
     if not temperatura > 0:
         raise ValueError(f"La temperatura debe ser un número positivo (por ejemplo 1.0), no {temperatura}.")
+    return Q, K
+
+
+def pesos_de_la_palabra(consultas, claves, elegida, temperatura=1.0, causal=False):
+    """Devuelve los pesos (L,) con que la palabra `elegida` mira a cada palabra: softmax(q·k / (√2·T))."""
+    Q, K = comprobar_vectores(consultas, claves, elegida, temperatura)  # (L, 2) y (L, 2)
     puntajes = K @ Q[elegida] / (math.sqrt(2) * temperatura)  # (L,) un puntaje por palabra
     visibles = np.arange(len(K)) <= elegida if causal else np.ones(len(K), dtype=bool)
-    puntajes = np.where(visibles, puntajes, -np.inf)
+    puntajes = np.where(visibles, puntajes, -np.inf)  # máscara causal: lo posterior no cuenta
     puntajes = puntajes - puntajes[visibles].max()  # restar el máximo evita desbordes con T pequeña
     exponenciales = np.exp(puntajes)  # exp(-inf) = 0: lo oculto no recibe nada
     return exponenciales / exponenciales.sum()
@@ -96,9 +99,9 @@ def resumen(palabras, pesos, elegida):
     visibles = [i for i in range(len(pesos)) if pesos[i] > 0]
 
     def nombre(i):
-        return "sí misma" if i == elegida else f'"{palabras[i]}"'
+        return "sí misma" if i == elegida else f"«{palabras[i]}»"
 
-    quien = f'"{palabras[elegida]}"'
+    quien = f"«{palabras[elegida]}»"
     if len(visibles) == 1:
         return f"{quien} solo puede mirar a {nombre(visibles[0])} ({porcentajes[visibles[0]]} %)"
     if pesos[visibles].max() - pesos[visibles].min() < 0.01:
@@ -258,8 +261,9 @@ def dibujar_estado(consultas=CONSULTAS_INICIALES, claves=CLAVES_INICIALES, elegi
         ax_plano.annotate(palabra, K[j], xytext=(8, 6), textcoords="offset points", fontsize=12)
     ax_plano.annotate("", xy=Q[elegida], xytext=(0, 0),
                       arrowprops={"arrowstyle": "-|>", "color": ACENTO, "lw": 3, "mutation_scale": 20})
-    ax_plano.annotate(f"consulta de «{palabras[elegida]}»", Q[elegida] / 2, xytext=(10, -6), textcoords="offset points",
-                      color=ACENTO, fontsize=12, fontweight="bold")
+    # El nombre de la flecha va en una esquina, lejos de las claves, para no tapar ninguna etiqueta.
+    ax_plano.text(0.03, 0.97, f"flecha: consulta de «{palabras[elegida]}»", transform=ax_plano.transAxes,
+                  ha="left", va="top", color=ACENTO, fontsize=12, fontweight="bold")
     ax_plano.set_xlim(-LIMITE_PLANO, LIMITE_PLANO)
     ax_plano.set_ylim(-LIMITE_PLANO, LIMITE_PLANO)
     ax_plano.set_aspect("equal")

@@ -21,9 +21,9 @@ def softmax_con_temperatura(puntajes, T=1.0):
 
 def experimento_de_escala(dimensiones, consultas=1000, claves=8, semilla=0):
     """Compara puntajes crudos q·k y escalados q·k/√d; devuelve {d: {"desviacion_cruda": ..., ...}}."""
-    generador = torch.Generator().manual_seed(semilla)
     resultados = {}
     for d in dimensiones:
+        generador = torch.Generator().manual_seed(semilla)  # cada d con la misma semilla: mismas cifras que el deslizador
         Q = torch.randn(consultas, d, generator=generador)  # (consultas, d)
         K = torch.randn(claves, d, generator=generador)  # (claves, d)
         crudos = Q @ K.T  # (consultas, claves)
@@ -77,10 +77,10 @@ def vista_de_escala(d, consultas=1000, claves=8, semilla=0):
         f"{r['peso_mayor_escalado']:.2f} escalado"
     )
     fig, ejes = plt.subplots(1, 2, figsize=(11, 3.8))
-    limite = max(4.0, float(np.abs(crudos).max()))
-    bordes = np.linspace(-limite, limite, 61)
-    ejes[0].hist(crudos, bins=bordes, color=ACENTO, alpha=0.8, label="q·k")
-    ejes[0].hist(escalados, bins=bordes, color=TINTA, alpha=0.8, label="q·k / √d")
+    # Cada histograma con sus propias barras (60 en su rango): los escalados no quedan en tres barras anchas.
+    for valores, color, nombre in ((crudos, ACENTO, "q·k (sin escalar)"), (escalados, TINTA, "q·k / √d")):
+        limite = max(1.0, float(np.abs(valores).max()))
+        ejes[0].hist(valores, bins=np.linspace(-limite, limite, 61), color=color, alpha=0.75, label=nombre)
     ejes[0].set_title(f"Puntajes con d = {d}")
     ejes[0].set_xlabel("puntaje")
     ejes[0].set_ylabel("cuántos")

@@ -125,8 +125,13 @@ def mapa_de_calor(
     return fig, ax
 
 
-def mapas_de_calor(matrices, titulos=None, filas=None, columnas=None, *, columnas_figura=4, **opciones):
-    """Dibuja varias tablas lado a lado (una por cabeza, por ejemplo); devuelve (fig, ejes)."""
+def mapas_de_calor(matrices, titulos=None, filas=None, columnas=None, *, columnas_figura=4, barra_comun=False,
+                   **opciones):
+    """Dibuja varias tablas lado a lado (una por cabeza, por ejemplo); devuelve (fig, ejes).
+
+    `barra_comun=True` añade una sola barra de color para todas; `etiqueta_filas` se escribe solo en la primera
+    columna de tablas.
+    """
     matrices = [_a_numpy(m) for m in matrices]
     n = len(matrices)
     if titulos is not None and len(titulos) != n:
@@ -144,11 +149,16 @@ def mapas_de_calor(matrices, titulos=None, filas=None, columnas=None, *, columna
             eje.axis("off")
             continue
         mostrar_filas = filas if k % por_fila == 0 else [""] * alto if filas is not None else None
+        propias = dict(opciones)
+        if k % por_fila != 0:
+            propias.pop("etiqueta_filas", None)
         mapa_de_calor(
             matrices[k], mostrar_filas, columnas, ax=eje, barra=False,
-            titulo=titulos[k] if titulos is not None else None, **opciones,
+            titulo=titulos[k] if titulos is not None else None, **propias,
         )
     fig.tight_layout()
+    if barra_comun:
+        fig.colorbar(ejes.flat[0].images[0], ax=ejes.ravel().tolist(), fraction=0.02, pad=0.02, label="peso")
     return fig, ejes
 
 

@@ -1,5 +1,7 @@
 """Comprobaciones de los ejercicios de la lección 01 («¿A quién mira cada palabra?»)."""
 
+import math
+
 import numpy as np
 import torch
 
@@ -10,7 +12,19 @@ from utilidades.actividades import (
     PALABRAS,
     pesos_de_la_palabra,
 )
-from utilidades.ejercicios import a_numpy, bien, comparar_numeros, ejercicio, pista
+from utilidades.ejercicios import (
+    Fallo,
+    a_numpy,
+    bien,
+    ejercicio,
+    es_cercano,
+    exigir_funcion,
+    exigir_numero,
+    llamar,
+    pista,
+)
+
+EN, GUARDO, BANCO, PLATA = (PALABRAS.index(p) for p in ("en", "guardó", "banco", "plata"))
 
 
 def _limpiar_palabra(respuesta):
@@ -19,20 +33,30 @@ def _limpiar_palabra(respuesta):
 
 
 @ejercicio("01.1")
-def _palabra_mas_mirada_por_la(respuesta):
+def _en_con_mascara_causal(respuesta):
     if not isinstance(respuesta, str):
         return pista('escribe la palabra entre comillas, por ejemplo respuesta = "Ana".')
     palabra = _limpiar_palabra(respuesta)
-    if palabra not in [p.lower() for p in PALABRAS]:
+    minusculas = [p.lower() for p in PALABRAS]
+    if palabra not in minusculas:
         return pista(f"esa palabra no está en la frase; elige una de: {', '.join(PALABRAS)}.")
-    pesos = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, PALABRAS.index("la"))
-    orden = np.argsort(-pesos)
-    if palabra == PALABRAS[orden[0]].lower():
-        return bien(f"«la» le da el {100 * pesos[orden[0]]:.0f} % a «{PALABRAS[orden[0]]}»: un artículo busca su "
-                    f"sustantivo.")
-    if palabra == PALABRAS[orden[1]].lower():
+    j = minusculas.index(palabra)
+    con = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, EN, causal=True)
+    sin = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, EN)
+    orden = np.argsort(-con)
+    if j == orden[0]:
+        return bien(f"Con la máscara, «en» le da el {100 * con[j]:.0f} % a «{PALABRAS[j]}»: su favorita sin "
+                    f"máscara, «banco», va después y queda oculta.")
+    if j == int(np.argmax(sin)):
+        return pista("esa es su favorita sin máscara; con la máscara causal activada, ¿puede «en» verla?")
+    if j > EN:
+        return pista("con la máscara causal «en» no puede mirar a las palabras que van después de ella.")
+    if j == EN:
+        return pista("«en» también se mira a sí misma, pero no es lo que más mira; busca la barra más alta.")
+    if j == orden[1]:
         return pista("esa es la segunda más mirada; busca la barra más alta de todas.")
-    return pista("elige «la» en la actividad (o llama a pesos_de_la_palabra con elegida=2) y mira la barra más alta.")
+    return pista("elige «en», activa la máscara causal (o llama a pesos_de_la_palabra con elegida=4 y "
+                 "causal=True) y mira la barra más alta.")
 
 
 def _busqueda_blanda_referencia(consulta, claves, valores):
@@ -42,60 +66,72 @@ def _busqueda_blanda_referencia(consulta, claves, valores):
 
 @ejercicio("01.2")
 def _busqueda_blanda(funcion):
-    if not callable(funcion):
-        return pista("la respuesta es la función busqueda_blanda (sin paréntesis), no su resultado.")
+    exigir_funcion(funcion, "comprobar('01.2', busqueda_blanda)")
     generador = torch.Generator().manual_seed(1)
-    casos = [(3, 2, 2), (5, 4, 3), (1, 2, 4), (7, 2, 1)]
-    for n, d, d_v in casos:
+    for n, d, d_v in [(3, 2, 2), (5, 4, 3), (1, 2, 4), (7, 2, 1)]:
         consulta = torch.randn(d, generator=generador, dtype=torch.float64)
         claves = torch.randn(n, d, generator=generador, dtype=torch.float64)
         valores = torch.randn(n, d_v, generator=generador, dtype=torch.float64)
-        resultado = funcion(consulta, claves, valores)
-        if resultado is None:
-            return pista("tu función no devuelve nada: ¿falta un return al final?")
+        resultado = llamar(funcion, consulta, claves, valores, tipo=None)
         obtenido = a_numpy(resultado)
         esperado = _busqueda_blanda_referencia(consulta, claves, valores).numpy()
+        if obtenido is not None and obtenido.shape == (n,) and n != d_v:
+            return pista(f"con {n} claves tu función devuelve {n} números: son los pesos. Falta el último paso, "
+                         f"la media ponderada de los valores ({d_v} números).")
         if obtenido is None or obtenido.shape != esperado.shape:
             forma = None if obtenido is None else obtenido.shape
-            return pista(f"con {n} claves y valores de {d_v} números, el resultado debe tener forma ({d_v},) "
-                         f"pero tiene {forma}. ¿Multiplicaste los pesos por los valores?")
-        if not np.allclose(obtenido, esperado, atol=1e-6):
-            if np.allclose(obtenido, valores.mean(dim=0).numpy(), atol=1e-6):
-                return pista("te salió la media simple de los valores: los pesos deben depender de la consulta.")
-            return pista("los números no coinciden: puntajes = claves @ consulta, pesos = softmax de los puntajes "
-                         "(que sumen 1) y después la media ponderada de los valores.")
+            return pista(f"con valores de {d_v} números el resultado debe tener forma ({d_v},), pero tiene {forma}.")
+        if np.allclose(obtenido, esperado, atol=1e-6):
+            continue
+        if np.allclose(obtenido, valores.mean(dim=0).numpy(), atol=1e-6):
+            return pista("te salió la media simple de los valores: los pesos deben depender de la consulta.")
+        escalada = torch.softmax(claves @ consulta / math.sqrt(d), dim=0) @ valores
+        if np.allclose(obtenido, escalada.numpy(), atol=1e-6):
+            return pista("has dividido los puntajes por √d. Es lo que hará la lección 02, pero la búsqueda blanda "
+                         "de la sección 3 usa el producto escalar tal cual, sin dividir por nada.")
+        sin_softmax = (claves @ consulta) @ valores
+        if np.allclose(obtenido, sin_softmax.numpy(), atol=1e-6):
+            return pista("has ponderado con las similitudes en crudo: antes conviértelas en pesos positivos que "
+                         "sumen 1 con un softmax.")
+        return pista("los números no coinciden: similitudes = claves · consulta, pesos = softmax de las "
+                     "similitudes, y después la media de los valores ponderada con esos pesos.")
     return bien("Es exactamente lo que hace una capa de atención con una sola consulta.")
 
 
 @ejercicio("01.3")
 def _causal_guardo(respuesta):
-    pesos = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, PALABRAS.index("guardó"), causal=True)
-    veredicto = comparar_numeros(respuesta, pesos[0], tolerancia=0.01,
-                                 pista_forma="la respuesta es un solo número entre 0 y 1.",
-                                 pista_valor="con la máscara causal «guardó» solo ve dos palabras; calcula de "
-                                             "nuevo los pesos con causal=True y toma el de «Ana» (un número "
-                                             "entre 0 y 1, no un porcentaje).")
-    if veredicto.correcto:
+    valor = exigir_numero(respuesta, "un solo número entre 0 y 1")
+    con = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, GUARDO, causal=True)
+    sin = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, GUARDO)
+    if es_cercano(valor, con[0], 0.01):
         return bien("Sin la máscara el peso era menor: al ocultar el futuro, el peso se reparte entre menos palabras.")
-    return veredicto
+    if es_cercano(valor, 100 * con[0], 1.0):
+        return pista("lo has dado en porcentaje; escribe el peso como un número entre 0 y 1.")
+    if es_cercano(valor, sin[0], 0.01):
+        return pista("ese es el peso sin la máscara; activa causal=True.")
+    if es_cercano(valor, con[GUARDO], 0.01):
+        return pista("ese es el peso que «guardó» se da a sí misma; se pregunta el de «Ana».")
+    return pista("con la máscara causal «guardó» solo ve dos palabras; calcula los pesos con causal=True y toma el "
+                 "de «Ana» (un número entre 0 y 1).")
 
 
 @ejercicio("01.4")
 def _clave_de_plata(respuesta):
     clave = a_numpy(respuesta)
     if clave is None or clave.shape != (2,):
-        return pista("la respuesta es una clave de dos números, por ejemplo [1.0, 2.0].")
+        raise Fallo(pista("la respuesta es una clave de dos números, por ejemplo [1.0, 2.0]."))
     if not np.all(np.isfinite(clave)):
         return pista("la clave contiene NaN o infinitos.")
     if np.any(np.abs(clave) > LIMITE_PLANO):
         return pista(f"la clave debe caber en el plano de la actividad: cada número entre -{LIMITE_PLANO:g} y "
                      f"{LIMITE_PLANO:g}.")
     claves = [list(k) for k in CLAVES_INICIALES]
-    claves[PALABRAS.index("plata")] = [float(clave[0]), float(clave[1])]
-    pesos = pesos_de_la_palabra(CONSULTAS_INICIALES, claves, PALABRAS.index("banco"))
-    peso = pesos[PALABRAS.index("plata")]
+    claves[PLATA] = [float(clave[0]), float(clave[1])]
+    peso = pesos_de_la_palabra(CONSULTAS_INICIALES, claves, BANCO)[PLATA]
     if peso >= 0.9:
         return bien(f"«banco» le da ahora el {100 * peso:.0f} % a «plata». Una clave larga en la dirección de la "
                     f"consulta gana la competición del softmax.")
+    if np.allclose(clave, CLAVES_INICIALES[PLATA]):
+        return pista("esa es la clave inicial de «plata»; muévela.")
     return pista(f"con esa clave «banco» le da el {100 * peso:.0f} % a «plata» (hace falta al menos 90 %). "
                  f"El producto escalar crece si la clave apunta hacia donde apunta la consulta y si es más larga.")

@@ -5,26 +5,62 @@ import math
 import numpy as np
 import torch
 
-from utilidades.ejercicios import a_numpy, bien, comparar_numeros, ejercicio, pista
+from utilidades.ejercicios import (
+    a_numpy,
+    bien,
+    comparar_numeros,
+    ejercicio,
+    es_cercano,
+    exigir_funcion,
+    exigir_numero,
+    llamar,
+    pista,
+)
+
+Q = np.array([[0, 1], [1, 1], [2, 0]], dtype=float)
+K = np.array([[0, 2], [1, 0], [2, 1]], dtype=float)
+
+
+def _softmax(s):
+    e = np.exp(np.asarray(s, dtype=float) - np.max(s))
+    return e / e.sum()
+
+
+def _es(valor, esperado, tolerancia=0.01):
+    return valor is not None and valor.shape == np.shape(esperado) and np.allclose(valor, esperado, atol=tolerancia)
 
 
 @ejercicio("02.1")
-def _puntajes_de_saco(respuesta):
-    esperado = np.array([2.0, 1.0, 3.0]) / math.sqrt(2)
+def _pesos_de_ana(respuesta):
+    productos = K @ Q[0]  # (3,)
+    esperado = _softmax(productos / math.sqrt(2))
     valor = a_numpy(respuesta)
-    if valor is not None and valor.shape == (3,) and np.allclose(valor, [2, 1, 3], atol=0.01):
-        return pista("esos son los productos escalares; falta un paso antes de tenerlos como puntajes.")
-    if valor is not None and valor.shape == (3,) and np.allclose(valor, esperado / math.sqrt(2), atol=0.01):
-        return pista("has dividido dos veces: el divisor es √d una sola vez.")
-    return comparar_numeros(
-        respuesta, esperado, tolerancia=0.01,
-        pista_forma="hay un puntaje por cada clave.",
-        pista_valor="multiplica (1, 1) por cada clave componente a componente, suma y divide por √2.",
-    )
+    if _es(valor, esperado):
+        return bien("Ahora ejecuta las celdas siguientes: la primera fila de la tabla de pesos debe coincidir.")
+    if _es(valor, productos):
+        return pista("esos son los productos escalares; faltan dos pasos: dividir y softmax.")
+    if _es(valor, productos / math.sqrt(2)):
+        return pista("esos son los puntajes; falta convertirlos en pesos con el softmax.")
+    if _es(valor, _softmax(productos)):
+        return pista("has aplicado el softmax a los productos sin dividirlos antes por √2.")
+    if _es(valor, 100 * esperado, 1.0):
+        return pista("los has dado en porcentaje; escribe pesos entre 0 y 1.")
+    if _es(valor, np.round(esperado, 1), 1e-9):
+        return pista("vas bien, pero has redondeado a un decimal; da al menos dos decimales.")
+    return comparar_numeros(respuesta, esperado, tolerancia=0.01, pista_forma="hay un peso por cada clave.",
+                            pista_valor="sigue los tres pasos: consulta de «Ana» por cada clave, divide por √2 y "
+                                        "aplica softmax (exponencial de cada uno dividida por la suma).")
 
 
 @ejercicio("02.2")
 def _claves_identicas(respuesta):
+    valor = a_numpy(respuesta)
+    if _es(valor, [2 / math.sqrt(2)] * 3):
+        return pista("esos son los puntajes; conviértelos en pesos con el softmax.")
+    if _es(valor, [1.0, 1.0, 1.0]):
+        return pista("los pesos de una fila tienen que sumar 1.")
+    if _es(valor, _softmax(K @ Q[2] / math.sqrt(2))):
+        return pista("esos son los pesos con las claves originales; aquí las tres claves son iguales.")
     veredicto = comparar_numeros(
         respuesta, [1 / 3, 1 / 3, 1 / 3], tolerancia=0.01,
         pista_forma="hay un peso por palabra.",
@@ -35,41 +71,60 @@ def _claves_identicas(respuesta):
     return veredicto
 
 
+def _con_K_T(Q, K):
+    return torch.softmax(Q @ K.T / math.sqrt(Q.shape[-1]), dim=-1)
+
+
 @ejercicio("02.3")
 def _pesos_de_atencion(funcion):
-    if not callable(funcion):
-        return pista("la respuesta es una función: pásala sin paréntesis, comprobar('02.3', pesos_de_atencion).")
+    exigir_funcion(funcion, "comprobar('02.3', pesos_de_atencion)")
     generador = torch.Generator().manual_seed(1)
     for forma in ((5, 4), (2, 6, 8), (2, 3, 7, 16)):
         Q = torch.randn(*forma, generator=generador, dtype=torch.float64)
         K = torch.randn(*forma, generator=generador, dtype=torch.float64)
-        esperado = torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(forma[-1]), dim=-1)
-        obtenido = funcion(Q, K)
-        if obtenido is None:
-            return pista("tu función no devuelve nada: falta un return.")
-        if not isinstance(obtenido, torch.Tensor):
-            return pista("la función debe devolver un tensor de PyTorch.")
-        if obtenido.shape != esperado.shape:
-            return pista(f"con Q y K de forma {forma} la tabla debería ser (..., L, L) y la tuya es "
-                         f"{tuple(obtenido.shape)}; ¿transpones solo las dos últimas dimensiones?")
+        L, d = forma[-2], forma[-1]
+        productos = Q @ K.transpose(-2, -1)  # (..., L, L)
+        esperado = torch.softmax(productos / math.sqrt(d), dim=-1)
+        try:
+            obtenido = llamar(funcion, Q, K, pista_forma="Deben ser (..., L, L): una fila y una columna por palabra.")
+        except RuntimeError:
+            if len(forma) > 2:
+                return pista("con una sola frase funciona, pero con lotes falla: K.T da la vuelta a todas las "
+                             "dimensiones. Intercambia solo las dos últimas con K.transpose(-2, -1).")
+            raise
         if not torch.allclose(obtenido.sum(dim=-1), torch.ones(esperado.shape[:-1], dtype=obtenido.dtype)):
-            return pista("las filas de tus pesos no suman 1: ¿aplicas softmax sobre la última dimensión?")
-        sin_escala = torch.softmax(Q @ K.transpose(-2, -1), dim=-1)
-        if torch.allclose(obtenido, sin_escala, atol=1e-6):
+            return pista("las filas de tus pesos no suman 1: ¿aplicas softmax sobre la última dimensión (dim=-1)?")
+        if torch.allclose(obtenido, esperado, atol=1e-6):
+            continue
+        if torch.allclose(obtenido, torch.softmax(productos, dim=-1), atol=1e-6):
             return pista("casi: te falta dividir los puntajes por √d antes del softmax.")
-        if not torch.allclose(obtenido, esperado, atol=1e-6):
-            return pista("la forma y las sumas están bien, pero los valores no; revisa el orden de Q y K.")
+        if torch.allclose(obtenido, torch.softmax(productos / d, dim=-1), atol=1e-6):
+            return pista("has dividido por d; la fórmula divide por su raíz, √d.")
+        if torch.allclose(obtenido, torch.softmax(productos / math.sqrt(L), dim=-1), atol=1e-6):
+            return pista("has dividido por la raíz del número de palabras (√L); d es el tamaño de cada vector, "
+                         "la última dimensión de Q.")
+        if torch.allclose(obtenido, torch.softmax(K @ Q.transpose(-2, -1) / math.sqrt(d), dim=-1), atol=1e-6):
+            return pista("tu tabla tiene las claves en las filas: la fila i debe ser la consulta i contra cada clave, "
+                         "así que Q va a la izquierda del producto.")
+        return pista("la forma y las sumas están bien, pero los valores no; revisa cada paso de la fórmula.")
     return bien("Funciona con una frase, con lotes y con cabezas.")
 
 
 @ejercicio("02.4")
-def _celdas_ocultas(respuesta):
-    if isinstance(respuesta, bool) or not isinstance(respuesta, (int, np.integer, float)):
-        return pista("la respuesta es un número entero de celdas.")
-    if respuesta == 15:
-        return bien("Son L(L-1)/2: todo lo que queda por encima de la diagonal.")
-    if respuesta == 21:
-        return pista("esas son las celdas visibles (con la diagonal); se preguntan las ocultas.")
-    if respuesta == 36:
-        return pista("la tabla tiene 36 celdas, pero no todas están ocultas: solo el futuro de cada palabra.")
-    return pista("dibuja la tabla 6 × 6 y tacha, en cada fila, las palabras que aún no se han escrito.")
+def _dos_palabras(respuesta):
+    valor = exigir_numero(respuesta, "un solo número entre 0 y 1")
+    esperado = math.exp(1) / (math.exp(1) + math.exp(-1))
+    if es_cercano(valor, esperado, 0.01):
+        return bien("La primera se lleva casi nueve de cada diez partes: con dos palabras, una diferencia de 2 en "
+                    "los puntajes ya decide mucho.")
+    if es_cercano(valor, 100 * esperado, 1.0):
+        return pista("lo has dado en porcentaje; escribe el peso como un número entre 0 y 1.")
+    if es_cercano(valor, 1 - esperado, 0.01):
+        return pista("ese es el peso de la segunda palabra; se pregunta el de la primera.")
+    if es_cercano(valor, 0.5, 0.01):
+        return pista("si te sale un reparto a medias, revisa el signo: e elevado a −1 no es lo mismo que e "
+                     "elevado a 1.")
+    if es_cercano(valor, math.exp(2), 0.05):
+        return pista("ese es el cociente entre las dos exponenciales; el peso divide cada exponencial entre la "
+                     "suma de las dos.")
+    return pista("calcula e^1 y e^(−1), y divide la primera entre la suma de las dos.")

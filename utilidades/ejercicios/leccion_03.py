@@ -1,8 +1,19 @@
 """Comprobaciones de los ejercicios de la lección 03 (escala √d y temperatura)."""
 
+import math
+
 import numpy as np
 
-from utilidades.ejercicios import a_numpy, bien, comparar_numeros, ejercicio, es_cercano, pista, un_numero
+from utilidades.ejercicios import (
+    a_numpy,
+    bien,
+    comparar_numeros,
+    ejercicio,
+    es_cercano,
+    exigir_funcion,
+    exigir_numero,
+    pista,
+)
 
 PUNTAJES = np.array([2.0, 1.0, 0.5, -1.0])
 
@@ -17,9 +28,7 @@ def _softmax(puntajes, T):
 
 @ejercicio("03.1")
 def desviacion_para_d_256(respuesta):
-    valor = un_numero(respuesta)
-    if valor is None:
-        return pista("la respuesta es un solo número.")
+    valor = exigir_numero(respuesta)
     if es_cercano(valor, 256, 0.5):
         return pista("256 es la varianza de q·k (suma de 256 productos de varianza 1); "
                      "la desviación típica es otra cosa.")
@@ -36,6 +45,10 @@ def pesos_con_t_2(respuesta):
     valor = a_numpy(respuesta)
     if valor is not None and valor.shape == (4,) and np.allclose(valor, _softmax(PUNTAJES, 0.5), atol=0.01):
         return pista("esos son los pesos con T = 0.5: ¿multiplicaste los puntajes por T en vez de dividirlos?")
+    if valor is not None and valor.shape == (4,) and np.allclose(valor, 100 * _softmax(PUNTAJES, 2.0), atol=1.0):
+        return pista("los has dado en porcentaje; escribe pesos entre 0 y 1.")
+    if valor is not None and valor.shape == (4,) and np.allclose(valor, _softmax(PUNTAJES, 1.0), atol=0.01):
+        return pista("esos son los pesos con T = 1, los de la tabla; aquí la temperatura es otra.")
     veredicto = comparar_numeros(
         respuesta, _softmax(PUNTAJES, 2.0),
         pista_forma="da un peso por palabra («plata», «sacó», «Ana», «del»).",
@@ -48,8 +61,7 @@ def pesos_con_t_2(respuesta):
 
 @ejercicio("03.3")
 def softmax_en_numpy(funcion):
-    if not callable(funcion):
-        return pista("la respuesta es la función `softmax_con_temperatura_np` (sin paréntesis), no un número.")
+    exigir_funcion(funcion, "comprobar('03.3', softmax_con_temperatura_np)")
     casos = [
         (PUNTAJES, 1.0),
         (PUNTAJES, 0.25),
@@ -61,7 +73,7 @@ def softmax_en_numpy(funcion):
         with np.errstate(all="ignore"):  # un desbordamiento se explica en la pista, sin avisos
             resultado = funcion(puntajes.copy(), T)
         if resultado is None:
-            return pista("tu función todavía no devuelve nada: termina con `return pesos`.")
+            return pista("tu función no devuelve nada: falta un `return` con el resultado al final.")
         with np.errstate(all="ignore"):
             valor = a_numpy(resultado)
         esperado = _softmax(puntajes, T)
@@ -80,13 +92,14 @@ def softmax_en_numpy(funcion):
 
 @ejercicio("03.4")
 def temperatura_de_la_escala(respuesta):
-    valor = un_numero(respuesta)
-    if valor is None:
-        return pista("la respuesta es un solo número.")
-    if es_cercano(valor, 64, 0.1):
-        return pista("compara softmax(s / √d) con softmax(s / T): ¿qué número hace el papel de T?")
-    if es_cercano(valor, 1 / 8, 0.01):
+    valor = exigir_numero(respuesta)
+    raiz = math.sqrt(128)
+    if es_cercano(valor, raiz, 0.05):
+        return bien("Dividir por √d es una temperatura fija T = √d: con d = 128, T ≈ 11.3.")
+    if es_cercano(valor, 128, 0.5):
+        return pista("compara softmax(s / √d) con softmax(s / T): ¿qué número hace el papel de T? No es d.")
+    if es_cercano(valor, 1 / raiz, 0.005):
         return pista("dividir por T es lo mismo que dividir por √d; no lo inviertas.")
-    if es_cercano(valor, 8, 0.01):
-        return bien("Dividir por √d es una temperatura fija T = √d = 8.")
+    if es_cercano(valor, 8, 0.05):
+        return pista("esa es la temperatura de d = 64, la del ejemplo de la lección; aquí d es otra.")
     return pista("escribe la fórmula de la temperatura y la de la atención escalada una junto a otra.")

@@ -1,30 +1,50 @@
 """Comprobaciones de los ejercicios de la lección 04 (atención multicabeza)."""
 
+import math
+
 import torch
 
-from utilidades.ejercicios import a_numpy, bien, comparar_numeros, ejercicio, pista, un_numero
+from utilidades.ejercicios import (
+    bien,
+    ejercicio,
+    entero,
+    es_cercano,
+    exigir_entero,
+    exigir_funcion,
+    exigir_numero,
+    llamar,
+    pista,
+)
 
 
 @ejercicio("04.1")
 def parametros_de_la_capa(respuesta):
-    valor = un_numero(respuesta)
-    if valor is None:
-        return pista("la respuesta es un solo número entero.")
-    if valor == 16 * 48 + 16 * 16:
+    valor = exigir_entero(respuesta)
+    d = 64
+    qkv, salida = d * 3 * d + 3 * d, d * d + d
+    if valor == qkv + salida:
+        return bien(f"{qkv} en la capa de Q, K y V y {salida} en la de salida. Volverás a ver este número en el "
+                    f"bloque transformer de la lección 07.")
+    if valor == d * 3 * d + d * d:
         return pista("has contado los pesos, pero cada capa lineal también tiene un sesgo por salida.")
-    if valor == 16 * 48 + 48:
+    if valor == qkv:
         return pista("esa es solo la capa que calcula Q, K y V; falta la capa de salida.")
-    if valor == 1088:
-        return bien("816 en la capa de Q, K y V y 272 en la de salida.")
-    return pista("suma los parámetros de nn.Linear(16, 48) (la de Q, K y V juntas) y de nn.Linear(16, 16).")
+    if valor == 16 * 48 + 48 + 16 * 16 + 16:
+        return pista("ese es el recuento de AtencionMulticabeza(16, 4), el de la lección; aquí d_modelo es otro.")
+    if valor in ((qkv + salida) // 4, (qkv + salida) * 4):
+        return pista("el número de cabezas no cambia los parámetros: las mismas capas, leídas en trozos.")
+    return pista("suma los parámetros de nn.Linear(64, 3 · 64) (la de Q, K y V juntas) y de nn.Linear(64, 64); "
+                 "una capa nn.Linear(a, b) tiene a · b pesos y b sesgos.")
 
 
 @ejercicio("04.2")
 def forma_de_los_pesos(respuesta):
     try:
-        forma = tuple(int(n) for n in respuesta)
-    except (TypeError, ValueError):
-        return pista("responde con una tupla de números, como (1, 2, 3, 4).")
+        forma = tuple(entero(n) for n in respuesta)
+    except TypeError:
+        return pista("responde con una tupla de números enteros, como (1, 2, 3, 4).")
+    if isinstance(respuesta, (str, bytes)) or None in forma:
+        return pista("responde con una tupla de números enteros, como (1, 2, 3, 4).")
     if len(forma) != 4:
         return pista("los pesos tienen cuatro dimensiones: lote, cabezas y una tabla de palabras × palabras.")
     if forma == (3, 8, 7, 4):
@@ -43,32 +63,38 @@ def _separar(x, cabezas):
 
 @ejercicio("04.3")
 def separar_cabezas(funcion):
-    if not callable(funcion):
-        return pista("la respuesta es la función `separar_cabezas` (sin paréntesis).")
+    exigir_funcion(funcion, "comprobar('04.3', separar_cabezas)")
     generador = torch.Generator().manual_seed(4)
     for forma, cabezas in (((2, 5, 16), 4), ((1, 3, 12), 3), ((3, 7, 8), 2), ((2, 4, 6), 1)):
         x = torch.randn(*forma, generator=generador)
-        resultado = funcion(x.clone(), cabezas)
-        if resultado is None:
-            return pista("tu función todavía no devuelve nada: termina con `return`.")
+        lote, L, d_modelo = forma
         esperado = _separar(x, cabezas)
-        if tuple(resultado.shape) != tuple(esperado.shape):
-            return pista(f"con x de forma {forma} y {cabezas} cabezas tu función da forma "
-                         f"{tuple(resultado.shape)} y debería ser (lote, cabezas, L, d_cabeza). ¿Falta un transpose?")
-        if not torch.allclose(resultado, esperado):
-            return pista("la forma es correcta, pero los números están revueltos: parte primero la última "
-                         "dimensión con view(lote, L, cabezas, d_cabeza) y solo después mueve las cabezas.")
+        resultado = llamar(funcion, x.clone(), cabezas, forma=esperado.shape,
+                           pista_forma="Debe ser (lote, cabezas, L, d_cabeza): las cabezas, delante de las palabras.")
+        if torch.allclose(resultado, esperado):
+            continue
+        if torch.allclose(resultado, x.reshape(lote, cabezas, L, d_modelo // cabezas)):
+            return pista("la forma es correcta, pero cada «cabeza» mezcla números de palabras distintas: un "
+                         "reshape directo a la forma final no respeta qué números son de qué palabra. Piensa en "
+                         "dos pasos: primero trocear cada vector, después reordenar las dimensiones.")
+        return pista("la forma es correcta, pero los números no están donde deben: la cabeza c de la palabra i "
+                     "debe tener los números consecutivos c · d_cabeza … (c + 1) · d_cabeza − 1 del vector de i.")
     return bien("Es la función `separar` que usa AtencionMulticabeza por dentro.")
 
 
 @ejercicio("04.4")
-def parametros_segun_cabezas(respuesta):
-    valor = a_numpy(respuesta)
-    if valor is not None and valor.shape == (4,) and len(set(valor.tolist())) > 1:
-        return pista("¿de verdad cambian? Las capas lineales tienen la misma forma con cualquier número de cabezas.")
-    veredicto = comparar_numeros(respuesta, [1088] * 4, tolerancia=0.5,
-                                 pista_forma="da un número por cada h = 1, 2, 4, 8.",
-                                 pista_valor="cuenta con sum(p.numel() for p in capa.parameters()).")
-    if veredicto.correcto:
-        return bien("Más cabezas no cuestan más parámetros: las mismas matrices, leídas en trozos.")
-    return veredicto
+def divisor_de_cada_cabeza(respuesta):
+    valor = exigir_numero(respuesta)
+    d_cabeza = 64 // 4
+    if es_cercano(valor, math.sqrt(d_cabeza), 0.01):
+        return bien("Cada cabeza compara vectores de d_cabeza = 16 números, así que escala por √16.")
+    if es_cercano(valor, math.sqrt(64), 0.01):
+        return pista("esa es la raíz de d_modelo; pero cada cabeza solo ve su trozo del vector. ¿Cuántos números "
+                     "tiene ese trozo?")
+    if es_cercano(valor, d_cabeza, 0.01):
+        return pista("ese es el tamaño de cada trozo; la atención divide por su raíz.")
+    if es_cercano(valor, math.sqrt(4), 0.01):
+        return pista("esa es la raíz del número de cabezas; la escala depende de cuántos números tiene cada "
+                     "consulta de la cabeza.")
+    return pista("reparte d_modelo = 64 entre las 4 cabezas y recuerda qué raíz aparece en la fórmula de la "
+                 "atención.")

@@ -2,14 +2,14 @@
 
 import torch
 
-from utilidades.ejercicios import a_numpy, bien, ejercicio, pista, un_numero
+from utilidades.ejercicios import a_numpy, bien, ejercicio, exigir_entero, exigir_funcion, llamar, pista
 
 
 @ejercicio("05.1")
 def visibles_causal(respuesta):
-    valor = un_numero(respuesta)
-    if valor is None:
-        return pista("la respuesta es un solo número entero.")
+    valor = exigir_entero(respuesta)
+    if valor == 100:
+        return pista("esas son todas las celdas de la tabla; la máscara oculta el futuro de cada palabra.")
     if valor == 45:
         return pista("esas son las celdas ocultas (encima de la diagonal); se preguntan las visibles.")
     if valor == 50:
@@ -27,15 +27,10 @@ def _ventana(L, ventana):
 
 @ejercicio("05.2")
 def mascara_de_ventana(funcion):
-    if not callable(funcion):
-        return pista("la respuesta es la función `mascara_de_ventana` (sin paréntesis).")
+    exigir_funcion(funcion, "comprobar('05.2', mascara_de_ventana)")
     for L, ventana in ((5, 1), (6, 2), (4, 0), (7, 6), (3, 5)):
-        resultado = funcion(L, ventana)
-        if resultado is None:
-            return pista("tu función todavía no devuelve nada: termina con `return`.")
-        resultado = torch.as_tensor(resultado)
-        if tuple(resultado.shape) != (L, L):
-            return pista(f"con L = {L} tu máscara tiene forma {tuple(resultado.shape)}; debe ser (L, L).")
+        resultado = torch.as_tensor(llamar(funcion, L, ventana, tipo=None, forma=(L, L),
+                                           pista_forma="Una fila y una columna por palabra."))
         if resultado.dtype != torch.bool:
             return pista("la máscara debe ser de tipo bool (True = no se puede mirar); prueba con .bool().")
         esperado = _ventana(L, ventana)
@@ -48,14 +43,14 @@ def mascara_de_ventana(funcion):
                 return pista("el futuro (encima de la diagonal) debe quedar oculto siempre.")
             return pista(f"con L = {L} y ventana = {ventana} algunas celdas de atrás no coinciden: la fila i "
                          f"puede mirar las columnas de i - ventana a i.")
-    return bien("Con ventana = L - 1 es la causal; con ventanas pequeñas el coste deja de crecer como L².")
+    return bien("Con ventana = L - 1 es la causal. Ojo: con una máscara densa como esta se siguen calculando los "
+                "L² puntajes y luego se tiran; el coste solo deja de crecer como L² con implementaciones que "
+                "calculan únicamente la banda de la ventana (como la de Longformer).")
 
 
 @ejercicio("05.3")
 def visibles_con_las_dos(respuesta):
-    valor = un_numero(respuesta)
-    if valor is None:
-        return pista("la respuesta es un solo número entero.")
+    valor = exigir_entero(respuesta)
     if valor == 36:
         return pista("eso sería solo con la máscara causal; el relleno oculta además sus columnas.")
     if valor == 40:
@@ -69,13 +64,10 @@ def visibles_con_las_dos(respuesta):
 
 @ejercicio("05.4")
 def longitudes_desde_relleno(funcion):
-    if not callable(funcion):
-        return pista("la respuesta es la función `longitudes_desde_relleno` (sin paréntesis).")
+    exigir_funcion(funcion, "comprobar('05.4', longitudes_desde_relleno)")
     for longitudes, L in (([5, 3, 2], 5), ([1], 4), ([0, 6, 2, 6], 6)):
         relleno = torch.arange(L) >= torch.tensor(longitudes)[:, None]
-        resultado = funcion(relleno.clone())
-        if resultado is None:
-            return pista("tu función todavía no devuelve nada: termina con `return`.")
+        resultado = llamar(funcion, relleno.clone(), tipo=None)
         valor = a_numpy(resultado)
         if valor is None or valor.shape != (len(longitudes),):
             return pista("devuelve un número por frase: suma sobre la última dimensión (dim=-1).")

@@ -1,0 +1,70 @@
+"""Casos de la lección 02 para la prueba por tabla de los ejercicios."""
+
+import math
+
+import torch
+
+from casos_ejercicios import Caso, Error
+
+
+def _pesos(Q, K):
+    return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
+
+
+def _con_K_T(Q, K):
+    return torch.softmax(Q @ K.T / math.sqrt(Q.shape[-1]), dim=-1)
+
+
+def _sin_escala(Q, K):
+    return torch.softmax(Q @ K.transpose(-2, -1), dim=-1)
+
+
+def _entre_d(Q, K):
+    return torch.softmax(Q @ K.transpose(-2, -1) / Q.shape[-1], dim=-1)
+
+
+def _entre_raiz_de_L(Q, K):
+    return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-2]), dim=-1)
+
+
+def _por_columnas(Q, K):
+    return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-2)
+
+
+def _al_reves(Q, K):
+    return torch.softmax(K @ Q.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
+
+
+def _sin_return(Q, K):
+    torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
+
+
+_ANA = [0.5761, 0.1411, 0.2828]
+
+CASOS = {
+    "02.1": Caso(
+        solucion=_ANA,
+        acepta=[[0.58, 0.14, 0.28]],
+        errores=[Error([2, 0, 1], "productos escalares"), Error([1.41, 0.0, 0.71], "son los puntajes"),
+                 Error([0.6652, 0.0900, 0.2447], "sin dividirlos"), Error([57.6, 14.1, 28.3], "porcentaje"),
+                 Error([0.6, 0.1, 0.3], "un decimal"), Error([0.58, 0.14], "forma")],
+    ),
+    "02.2": Caso(
+        solucion=[1 / 3, 1 / 3, 1 / 3],
+        errores=[Error([1.41, 1.41, 1.41], "son los puntajes"), Error([1, 1, 1], "sumar 1"),
+                 Error([0.0471, 0.1915, 0.7615], "claves originales"), Error([0.5, 0.5], "un peso por palabra")],
+    ),
+    "02.3": Caso(
+        solucion=_pesos,
+        errores=[Error(_con_K_T, "transpose(-2, -1)"), Error(_sin_escala, "te falta dividir"),
+                 Error(_entre_d, "has dividido por d"), Error(_entre_raiz_de_L, "√L"),
+                 Error(_por_columnas, "no suman 1"), Error(_al_reves, "Q va a la izquierda"),
+                 Error(_sin_return, "no devuelve nada"), Error(_pesos(torch.eye(2), torch.eye(2)), "sin paréntesis")],
+    ),
+    "02.4": Caso(
+        solucion=math.exp(1) / (math.exp(1) + math.exp(-1)),
+        acepta=[0.88],
+        errores=[Error(88.08, "porcentaje"), Error(0.1192, "segunda palabra"), Error(0.5, "signo"),
+                 Error(math.exp(2), "cociente"), Error([0.88, 0.12], "un solo número")],
+    ),
+}

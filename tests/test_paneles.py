@@ -54,3 +54,9 @@ def test_el_kernel_publica_el_texto_y_el_widget(capsys):
     assert publicados, "no se publicó nada"
     datos = publicados[-1]
     assert datos["text/plain"].startswith(AVISO) and WIDGET in datos
+
+
+def test_un_desplegable_se_muestra_por_su_etiqueta():
+    frases = widgets.Dropdown(options=[("Ana sacó plata del banco", 0), ("el perro ladra", 1)], value=1)
+    panel = Panel({"frase": frases}, lambda frase: (f"frase número {frase}", plt.figure()))
+    assert "frase = «el perro ladra»" in repr(panel) and "frase número 1" in repr(panel)

@@ -36,6 +36,12 @@ def representacion_de_widget(widget, texto):
     return datos
 
 
+def _mostrar(control):
+    """El valor de un control tal como lo ve el estudiante: la etiqueta de un desplegable, no su índice."""
+    etiqueta = getattr(control, "label", None)
+    return f"«{etiqueta}»" if isinstance(etiqueta, str) and etiqueta else control.value
+
+
 class Panel(widgets.VBox):
     """Controles arriba, texto y figura debajo; se redibuja cada vez que cambia un control."""
 
@@ -62,7 +68,7 @@ class Panel(widgets.VBox):
         self.imagen.value = figura_a_png(fig)
 
     def __repr__(self):
-        valores = ", ".join(f"{nombre} = {valor}" for nombre, valor in self.valores().items())
+        valores = ", ".join(f"{nombre} = {_mostrar(control)}" for nombre, control in self.controles.items())
         return f"{AVISO} Con {valores}:\n{self.texto_plano}"
 
     def _repr_mimebundle_(self, **_opciones):

@@ -1,6 +1,7 @@
 """Banco de pruebas: ejecuta cada cuaderno y mide su tiempo, su celda más lenta y el pico de memoria del kernel.
 
 Uso: python3 tareas.py banco [--guardar] [CUADERNO ...]   (sin cuadernos: todos). No toca los cuadernos.
+     python3 tareas.py banco --figuras [CUADERNO ...]   tamaño en píxeles de cada figura guardada (sin ejecutar)
 Con --guardar escribe la tabla de las lecciones en DOCENTES.md, entre las marcas MARCA_INICIO y MARCA_FIN: la
 guía docente incluye así los tiempos medidos, nunca tecleados.
 """
@@ -24,8 +25,8 @@ from herramientas.celdas import RAIZ, cuadernos, fuente, leer_cuaderno
 GUIA = RAIZ / "DOCENTES.md"
 MARCA_INICIO = "<!-- banco: inicio (tabla generada por `python3 tareas.py banco --guardar`; no la edites a mano) -->"
 MARCA_FIN = "<!-- banco: fin -->"
-# Las sesiones de clase que propone la guía docente (dos lecciones por sesión, en orden).
-SESIONES = [("01", "02"), ("03", "04"), ("05", "06"), ("07", "08"), ("09", "10")]
+# Las sesiones de clase que propone la guía docente (dos lecciones por sesión, en orden; la 11 cierra sola).
+SESIONES = [("01", "02"), ("03", "04"), ("05", "06"), ("07", "08"), ("09", "10"), ("11",)]
 MAPA_INICIO = "<!-- mapa de ejercicios: inicio (generado por `python3 tareas.py enlaces`; no lo edites a mano) -->"
 MAPA_FIN = "<!-- mapa de ejercicios: fin -->"
 
@@ -235,7 +236,52 @@ def guardar_mapa(guia=None):
     return nuevo != texto
 
 
+# Tope para proyectar a 1280 × 720: la zona de salida de JupyterLab o Notebook 7 mide unos 900 px de ancho y
+# deja unos 600 px de alto a la vista; una figura mayor se reduce y su letra baja de 17 px (12 pt a 100 ppp).
+ANCHO_PROYECTOR, ALTO_PROYECTOR = 900, 600
+
+
+def tamanos_de_figuras(ruta):
+    """[(n.º de celda de código, ancho, alto)] de cada PNG guardado en el cuaderno (leído de su cabecera)."""
+    import base64
+    import struct
+
+    tamanos, numero = [], 0
+    for celda in leer_cuaderno(ruta)["cells"]:
+        if celda["cell_type"] != "code":
+            continue
+        numero += 1
+        for salida in celda.get("outputs", []):
+            png = salida.get("data", {}).get("image/png")
+            if png:
+                cabecera = base64.b64decode("".join(png)[:64])
+                ancho, alto = struct.unpack(">II", cabecera[16:24])
+                tamanos.append((numero, ancho, alto))
+    return tamanos
+
+
+def informe_de_figuras(rutas):
+    """Texto: cada figura con su tamaño, la letra que queda en una salida de ANCHO_PROYECTOR y las que se pasan."""
+    lineas, todas = [], []
+    for ruta in rutas:
+        for numero, ancho, alto in tamanos_de_figuras(ruta):
+            letra = 12 * 100 / 72 * min(1.0, ANCHO_PROYECTOR / ancho)
+            avisos = [a for a, mal in (("ancha", ancho > ANCHO_PROYECTOR), ("alta", alto > ALTO_PROYECTOR)) if mal]
+            lineas.append(f"{pathlib.Path(ruta).stem} [{numero}]: {ancho} × {alto} px, letra de 12 pt a "
+                          f"{letra:.1f} px{'  ← ' + ' y '.join(avisos) if avisos else ''}")
+            todas.append((ancho, alto))
+    anchas = sum(a > ANCHO_PROYECTOR for a, _ in todas)
+    altas = sum(h > ALTO_PROYECTOR for _, h in todas)
+    lineas.append(f"{len(todas)} figuras; {anchas} más anchas de {ANCHO_PROYECTOR} px y {altas} más altas de "
+                  f"{ALTO_PROYECTOR} px" + (f"; la más ancha, {max(a for a, _ in todas)} px." if todas else "."))
+    return "\n".join(lineas)
+
+
 def main(argumentos):
+    if "--figuras" in argumentos:
+        rutas = [pathlib.Path(a).resolve() for a in argumentos if a != "--figuras"]
+        print(informe_de_figuras(rutas or cuadernos(incluir_soluciones=False)))
+        return
     guardar = "--guardar" in argumentos
     rutas = [pathlib.Path(a).resolve() for a in argumentos if a != "--guardar"]
     if guardar and not rutas:

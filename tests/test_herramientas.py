@@ -265,6 +265,20 @@ def test_banco_escribe_la_tabla_de_la_guia(tmp_path):
         banco.insertar_tabla("sin marcas", tabla)
 
 
+def test_banco_mide_las_figuras_guardadas(tmp_path):
+    ruta = _cuaderno_diminuto(tmp_path / "99_prueba.ipynb", [
+        "import matplotlib.pyplot as plt",
+        "fig = plt.figure(figsize=(12, 3), dpi=100)\nplt.plot([1, 2])\nplt.show()",
+        "fig = plt.figure(figsize=(4, 3), dpi=100)\nplt.plot([1, 2])\nplt.show()",
+    ])
+    ejecutar.ejecutar(ruta)
+    (n1, ancho1, alto1), (n2, ancho2, _) = banco.tamanos_de_figuras(ruta)
+    assert (n1, n2) == (2, 3) and 900 < ancho1 <= 1200 and 200 < alto1 <= 300 and ancho2 < 450
+    informe = banco.informe_de_figuras([ruta])
+    assert "99_prueba [2]:" in informe and "← ancha" in informe
+    assert informe.endswith(f"2 figuras; 1 más anchas de 900 px y 0 más altas de 600 px; la más ancha, {ancho1} px.")
+
+
 def test_la_guia_docente_incluye_la_tabla_generada():
     guia = (RAIZ / "DOCENTES.md").read_text(encoding="utf-8")
     assert banco.MARCA_INICIO in guia and banco.MARCA_FIN in guia

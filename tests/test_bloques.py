@@ -108,6 +108,44 @@ def test_mascara_que_no_encaja():
         bloque(torch.randn(1, 5, 16), torch.zeros(4, 4, dtype=torch.bool))
 
 
+def test_relleno_en_su_propio_argumento_igual_que_pytorch():
+    torch.manual_seed(4)
+    bloque = BloqueTransformer(16, 2, 32)
+    capa = copiar_pesos_a_pytorch(bloque, _referencia(16, 2, 32))
+    x = torch.randn(3, 5, 16)
+    relleno = torch.tensor([[False] * 5, [False] * 3 + [True] * 2, [False] * 4 + [True]])
+    with torch.no_grad():
+        nuestra, suya = bloque(x, mascara_relleno=relleno), capa(x, src_key_padding_mask=relleno)
+        assert torch.allclose(nuestra[~relleno], suya[~relleno], atol=1e-5)
+        assert not torch.allclose(nuestra[~relleno], bloque(x)[~relleno], atol=1e-3)  # el relleno sí cuenta
+
+
+def test_relleno_pasado_como_mascara_da_un_error_que_lleva_al_arreglo():
+    bloque = BloqueTransformer(16, 2, 32)
+    relleno = torch.tensor([[False] * 5, [False] * 3 + [True] * 2, [False] * 4 + [True]])  # (lote 3, L 5)
+    with pytest.raises(ValueError, match=r"relleno \(lote, L\).*mascara_relleno=.*combinar_mascaras"):
+        bloque(torch.randn(3, 5, 16), relleno)
+
+
+def test_sin_atajos_una_pila_profunda_olvida_su_entrada():
+    """Lo que muestra la lección 07: con atajos la salida depende de la entrada; sin ellos, ya no."""
+
+    class SinAtajos(BloqueTransformer):
+        def forward(self, x, mascara=None, mascara_relleno=None):
+            return self.mlp(self.norma_2(self.atencion(self.norma_1(x), mascara, mascara_relleno)))
+
+    x = torch.randn(2, 6, 16, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    otra = x.clone()
+    otra[:, 0] += 1.0
+    cambios = {}
+    for clase in (BloqueTransformer, SinAtajos):
+        torch.manual_seed(0)
+        pila = nn.Sequential(*[clase(16, 2, 32) for _ in range(24)]).double()
+        with torch.no_grad():
+            cambios[clase] = (pila(otra) - pila(x)).norm().item()
+    assert cambios[BloqueTransformer] > 1 and cambios[SinAtajos] < 1e-6
+
+
 @pytest.mark.parametrize(
     "capa,trozo",
     [
@@ -206,32 +244,37 @@ def _contar_bien(d, d_mlp):
 
 
 def _contar_fijo(d, d_mlp):
-    return 49_984
+    return _contar_bien(64, 256)
 
 
 def _contar_sin_normas(d, d_mlp):
     return 4 * d * d + 4 * d + 2 * d * d_mlp + d_mlp + d
 
 
-SOLUCIONES = {"07.1": 49_984, "07.2": _norma_bien, "07.3": 4096**2 * 12 * 4 / 1e6, "07.4": _contar_bien}
+_D, _D_MLP = 48, 192
+_BLOQUE_48 = _contar(BloqueTransformer(_D, 4, _D_MLP))  # la respuesta de 07.1 sale del propio bloque
+_CELDAS = 4096**2 * 12
+
+SOLUCIONES = {"07.1": _BLOQUE_48, "07.2": _norma_bien, "07.3": 2 * _CELDAS * 4 / 1e6, "07.4": _contar_bien}
 
 ERRONEAS = [
-    ("07.1", 49_728, "LayerNorm"),
-    ("07.1", 49_856, "escala y el desplazamiento"),
-    ("07.1", 49_408, "sesgo"),
-    ("07.1", 16_640, "solo la atención"),
-    ("07.1", 50_000, "cuenta por piezas"),
+    ("07.1", _BLOQUE_48 - 4 * _D, "LayerNorm"),
+    ("07.1", _BLOQUE_48 - 2 * _D, "escala y el desplazamiento"),
+    ("07.1", _BLOQUE_48 - 4 * _D - 2 * _D - 3 * _D - _D_MLP, "sesgo"),
+    ("07.1", _contar(BloqueTransformer(_D, 4, _D_MLP).atencion), "solo la atención"),
+    ("07.1", _BLOQUE_48 + 100, "cuenta por piezas"),
     ("07.1", [1, 2], "un solo número"),
     ("07.2", _norma_insesgada, "n − 1"),
     ("07.2", _norma_sin_centrar, "resta la media"),
     ("07.2", lambda x, eps=1e-5: None, "return"),
     ("07.2", "layer_norm", "función"),
-    ("07.3", 4096**2 * 4 / 1e6, "una sola cabeza"),
-    ("07.3", 4096**2 * 12 * 8 / 1e6, "4 bytes"),
-    ("07.3", 4096**2 * 12 * 4 / 2**20, "1,000,000"),
+    ("07.3", _CELDAS * 4 / 1e6, "dos"),
+    ("07.3", 2 * 4096**2 * 4 / 1e6, "una sola cabeza"),
+    ("07.3", 2 * _CELDAS * 8 / 1e6, "4 bytes"),
+    ("07.3", 2 * _CELDAS * 4 / 2**20, "1 000 000"),
     ("07.3", 3.0, "L²"),
     ("07.4", _contar_fijo, "d_modelo"),
-    ("07.4", _contar_sin_normas, "49,984"),
+    ("07.4", _contar_sin_normas, "con (64, 256)"),
 ]
 
 
@@ -256,7 +299,12 @@ def test_los_tres_puntos_no_pasan(clave):
 
 def test_ninguna_pista_revela_la_solucion():
     for clave, respuesta, _ in ERRONEAS:
-        if clave not in ("07.1", "07.3"):
-            continue
-        mensaje = evaluar(clave, respuesta).mensaje
-        assert "49984" not in mensaje and "805" not in mensaje, mensaje
+        mensaje = evaluar(clave, respuesta).mensaje  # (una pista puede repetir lo que devolvió la función)
+        assert str(_BLOQUE_48) not in mensaje.replace(",", "").replace(" ", ""), mensaje
+        assert "1610" not in mensaje and "805" not in mensaje, mensaje
+
+
+def test_07_3_pregunta_lo_que_midio_la_leccion():
+    """Las «dos tablas» de 07.3 son las que mide memoria_pico para nuestra atencion: unas 2 · L² · 4 bytes."""
+    q = k = v = torch.randn(1, 1, 512, 64)
+    assert memoria_pico(atencion, q, k, v) == pytest.approx(2 * 512**2 * 4, rel=0.1)

@@ -55,7 +55,7 @@ def test_d_impar_da_un_error_claro():
 
 
 def test_la_atencion_sin_posicion_es_equivariante_y_con_posicion_no():
-    from utilidades.atencion import AtencionMulticabeza
+    from utilidades.multicabeza import AtencionMulticabeza
 
     torch.manual_seed(0)
     capa = AtencionMulticabeza(16, 4)
@@ -93,7 +93,7 @@ def _largo_equivocado(x):
 
 SOLUCIONES = {
     "06.1": [math.sin(3), math.cos(3)],
-    "06.2": 2 * math.pi * 10000 ** (2 / 32),
+    "06.2": 2 * math.pi * 10000 ** (2 / 64),
     "06.3": _sumar_bien,
     "06.4": [32768, 0],
 }
@@ -103,7 +103,8 @@ ERRONEAS = [
     ("06.1", [math.sin(math.radians(3)), math.cos(math.radians(3))], "radianes"),
     ("06.1", [0.5, 0.5], "10000"),
     ("06.1", 0.14, "dos números"),
-    ("06.2", 10000 ** (2 / 32), "2π"),
+    ("06.2", 10000 ** (2 / 64), "2π"),
+    ("06.2", 2 * math.pi * 10000 ** (2 / 32), "d = 32"),
     ("06.2", 6.28, "2i = 2"),
     ("06.3", _sumar_en_su_sitio, "en su sitio"),
     ("06.3", _solo_posiciones, "solo las posiciones"),
@@ -132,6 +133,34 @@ def test_una_respuesta_erronea_recibe_pista(clave, respuesta, trozo):
 @pytest.mark.parametrize("clave", sorted(SOLUCIONES))
 def test_los_tres_puntos_no_pasan(clave):
     assert not evaluar(clave, ...).correcto
+
+
+def _rotacion(k, d_modelo):
+    """La matriz de giro de la lección 06: lleva PE(p) a PE(p + k)."""
+    omega = 1 / 10000 ** (torch.arange(0, d_modelo, 2, dtype=torch.float64) / d_modelo)
+    cos, sen = torch.diag(torch.cos(omega * k)), torch.diag(torch.sin(omega * k))
+    R = torch.zeros(d_modelo, d_modelo, dtype=torch.float64)
+    R[0::2, 0::2], R[0::2, 1::2], R[1::2, 0::2], R[1::2, 1::2] = cos, sen, -sen, cos
+    return R
+
+
+@pytest.mark.parametrize("k", [1, 3, -5])
+def test_avanzar_k_posiciones_es_un_giro_que_no_depende_de_p(k):
+    P = posicion_sinusoidal(80, 32).double()
+    R = _rotacion(k, 32)
+    desde, hasta = (slice(0, 80 - k), slice(k, 80)) if k > 0 else (slice(-k, 80), slice(0, 80 + k))
+    assert torch.allclose(P[desde] @ R.T, P[hasta], atol=1e-5)
+    assert torch.allclose(R @ R.T, torch.eye(32, dtype=torch.float64), atol=1e-12)  # un giro: no estira nada
+    # con la consulta girada, cada posición mira sobre todo a la que está k pasos más allá
+    puntajes = (P @ R.T) @ P.T
+    validas = range(max(0, -k), min(80, 80 - k))
+    assert all(puntajes[p].argmax() == p + k for p in validas)
+
+
+def test_el_producto_escalar_solo_no_distingue_antes_de_despues():
+    P = posicion_sinusoidal(50, 32).double()
+    similitud = P @ P.T
+    assert torch.allclose(similitud[20, 20 + 3], similitud[20, 20 - 3], atol=1e-5)
 
 
 def test_hay_al_menos_tres_ejercicios():

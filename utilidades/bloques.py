@@ -1,8 +1,10 @@
 """El bloque transformer pre-norma (lección 07)."""
 
+import torch
 from torch import nn
 
-from utilidades.atencion import AtencionMulticabeza
+from utilidades import multicabeza
+from utilidades.multicabeza import AtencionMulticabeza
 from utilidades.validacion import comprobar_entrada_modelo
 
 
@@ -24,45 +26,45 @@ class BloqueTransformer(nn.Module):
         )
         self.dropout = nn.Dropout(dropout)
 
-    def forward(self, x, mascara=None):
+    def forward(self, x, mascara=None, mascara_relleno=None):
+        """Las máscaras, como en AtencionMulticabeza: `mascara` (L, L) o (lote, L, L); `mascara_relleno` (lote, L)."""
         comprobar_entrada_modelo(x, self.atencion.d_modelo)  # (lote, L, d_modelo) o un error claro
-        x = x + self.dropout(self.atencion(self.norma_1(x), mascara))  # primer atajo residual
+        x = x + self.dropout(self.atencion(self.norma_1(x), mascara, mascara_relleno))  # primer atajo residual
         x = x + self.dropout(self.mlp(self.norma_2(x)))  # segundo atajo residual
         return x
 
 
-def copiar_pesos_a_pytorch(bloque, capa):
-    """Copia los pesos de un BloqueTransformer en un nn.TransformerEncoderLayer(norm_first=True); devuelve `capa`."""
-    if not isinstance(capa, nn.TransformerEncoderLayer):
-        raise TypeError(f"`capa` debe ser un nn.TransformerEncoderLayer, pero es {type(capa).__name__}.")
-    if not capa.norm_first:
+def copiar_pesos_a_pytorch(nuestra, capa_pytorch):
+    """Copia los pesos de `nuestra` (BloqueTransformer) en un nn.TransformerEncoderLayer(norm_first=True) y devuelve
+    `capa_pytorch`."""
+    if not isinstance(capa_pytorch, nn.TransformerEncoderLayer):
+        raise TypeError(
+            f"`capa_pytorch` debe ser un nn.TransformerEncoderLayer, pero es {type(capa_pytorch).__name__}."
+        )
+    if not capa_pytorch.norm_first:
         raise ValueError("Crea la capa de PyTorch con norm_first=True: nuestro bloque normaliza antes de cada subcapa.")
-    if capa.self_attn.num_heads != bloque.atencion.cabezas:
-        raise ValueError(f"El bloque tiene {bloque.atencion.cabezas} cabezas y la capa de PyTorch "
-                         f"{capa.self_attn.num_heads}: crea las dos con el mismo número de cabezas.")
-    nuestra = "gelu" if isinstance(bloque.mlp[1], nn.GELU) else "relu"
-    suya = {1: "relu", 2: "gelu"}.get(capa.activation_relu_or_gelu, "otra")
-    if nuestra != suya:
-        raise ValueError(f"El bloque usa la activación «{nuestra}» y la capa de PyTorch «{suya}»: "
-                         f"crea la capa con activation=\"{nuestra}\".")
-    destino = {
-        "norm1": bloque.norma_1, "norm2": bloque.norma_2,
-        "self_attn.out_proj": bloque.atencion.salida,  # capa de salida de la atención
-        "linear1": bloque.mlp[0], "linear2": bloque.mlp[2],  # las dos capas del MLP
+    if capa_pytorch.self_attn.num_heads != nuestra.atencion.cabezas:
+        raise ValueError(f"El bloque tiene {nuestra.atencion.cabezas} cabezas y la capa de PyTorch "
+                         f"{capa_pytorch.self_attn.num_heads}: crea las dos con el mismo número de cabezas.")
+    activacion = "gelu" if isinstance(nuestra.mlp[1], nn.GELU) else "relu"
+    suya = {1: "relu", 2: "gelu"}.get(capa_pytorch.activation_relu_or_gelu, "otra")
+    if activacion != suya:
+        raise ValueError(f"El bloque usa la activación «{activacion}» y la capa de PyTorch «{suya}»: "
+                         f"crea la capa con activation=\"{activacion}\".")
+    parejas = {  # nombre en PyTorch -> la misma pieza en nuestro bloque
+        "norm1": nuestra.norma_1, "norm2": nuestra.norma_2,
+        "linear1": nuestra.mlp[0], "linear2": nuestra.mlp[2],  # las dos capas del MLP
     }
-    pesos = {}
-    for prefijo, modulo in destino.items():
-        for nombre, valor in modulo.state_dict().items():
-            pesos[f"{prefijo}.{nombre}"] = valor
-    # PyTorch llama in_proj a nuestra capa fusionada que calcula Q, K y V de una vez.
-    pesos["self_attn.in_proj_weight"] = bloque.atencion.qkv.weight
-    pesos["self_attn.in_proj_bias"] = bloque.atencion.qkv.bias
-    formas = {nombre: tuple(valor.shape) for nombre, valor in capa.state_dict().items()}
-    for nombre, valor in pesos.items():
-        if formas.get(nombre) != tuple(valor.shape):
+    for nombre, pieza in parejas.items():
+        forma_suya, forma_nuestra = tuple(getattr(capa_pytorch, nombre).weight.shape), tuple(pieza.weight.shape)
+        if forma_suya != forma_nuestra:
             raise ValueError(
-                f"El peso «{nombre}» tiene forma {tuple(valor.shape)} en el bloque y {formas.get(nombre)} en la capa "
-                f"de PyTorch: crea las dos con el mismo d_modelo, cabezas y d_mlp (dim_feedforward)."
+                f"«{nombre}» tiene forma {forma_suya} en la capa de PyTorch y {forma_nuestra} en el bloque: crea las "
+                f"dos con el mismo d_modelo, cabezas y d_mlp (dim_feedforward)."
             )
-    capa.load_state_dict(pesos)
-    return capa
+    multicabeza.copiar_pesos_a_pytorch(nuestra.atencion, capa_pytorch.self_attn)  # la atención, como en la lección 04
+    with torch.no_grad():
+        for nombre, pieza in parejas.items():
+            getattr(capa_pytorch, nombre).weight.copy_(pieza.weight)
+            getattr(capa_pytorch, nombre).bias.copy_(pieza.bias)
+    return capa_pytorch

@@ -4,7 +4,16 @@ import math
 
 import torch
 
-from utilidades.ejercicios import a_numpy, bien, comparar_numeros, ejercicio, pista
+from utilidades.ejercicios import (
+    a_numpy,
+    bien,
+    comparar_numeros,
+    ejercicio,
+    exigir_funcion,
+    exigir_numero,
+    llamar,
+    pista,
+)
 from utilidades.posicion import posicion_sinusoidal
 
 
@@ -31,38 +40,39 @@ def _valores_en_la_posicion_3(respuesta):
 
 @ejercicio("06.2")
 def _periodo_de_la_segunda_aguja(respuesta):
-    """Cada cuántas posiciones se repiten las columnas 2 y 3 con d_modelo = 32."""
-    esperado = 2 * math.pi * 10000 ** (2 / 32)
-    valor = a_numpy(respuesta)
-    if valor is not None and valor.shape == () and abs(float(valor) - 10000 ** (2 / 32)) < 0.05:
-        return pista("una vuelta completa son 2π radianes, no 1.")
-    veredicto = comparar_numeros(
-        respuesta, esperado, tolerancia=0.05,
-        pista_forma="da un solo número (las posiciones que tarda en dar una vuelta).",
-        pista_valor="el ángulo es pos / 10000^(2i/d) con 2i = 2; la vuelta se completa cuando el ángulo llega a 2π.",
-    )
-    if veredicto.correcto:
-        return bien("Cada pareja de columnas gira unas 1.78 veces más despacio que la anterior.")
-    return veredicto
+    """Cada cuántas posiciones se repiten las columnas 2 y 3 con d_modelo = 64."""
+    valor = exigir_numero(respuesta, "un solo número (las posiciones que tarda la aguja en dar una vuelta)")
+    velocidad = 10000 ** (2 / 64)  # la aguja gira 1 / velocidad radianes por posición
+    esperado = 2 * math.pi * velocidad
+    if abs(valor - esperado) < 0.05:
+        return bien("Con d = 64 las agujas se frenan más despacio de una a otra que con d = 32: hay el doble de "
+                    "agujas para repartir el mismo recorrido de velocidades.")
+    errores = [
+        (velocidad, "una vuelta completa son 2π radianes, no 1."),
+        (360 * velocidad, "los ángulos de la fórmula están en radianes: una vuelta son 2π, no 360 grados."),
+        (2 * math.pi * 10000 ** (2 / 32), "ese sería el periodo con d = 32, el de la tabla de la lección; aquí "
+                                          "d = 64."),
+        (2 * math.pi * 10000 ** (1 / 64), "en el exponente va 2i/d, y para las columnas 2 y 3 el número 2i vale 2 "
+                                          "(no 1)."),
+        (2 * math.pi / velocidad, "la aguja gira 1 / 10000^(2i/d) radianes por posición: para completar 2π "
+                                  "radianes necesita más posiciones, no menos."),
+    ]
+    for valor_erroneo, texto in errores:
+        if abs(valor - valor_erroneo) < 0.05:
+            return pista(texto)
+    return pista("el ángulo de la segunda aguja es pos / 10000^(2i/d) con 2i = 2 y d = 64; la vuelta se completa "
+                 "cuando ese ángulo llega a 2π.")
 
 
 @ejercicio("06.3")
 def _sumar_posiciones(funcion):
     """Una función que suma la posición sinusoidal a un lote (lote, L, d_modelo)."""
-    if not callable(funcion):
-        return pista("la respuesta debe ser la función `sumar_posiciones`, sin llamarla (sin paréntesis).")
+    exigir_funcion(funcion, "comprobar('06.3', sumar_posiciones)")
     generador = torch.Generator().manual_seed(6)
     for forma in ((1, 5, 8), (3, 7, 16), (2, 1, 4)):
         x = torch.randn(*forma, generator=generador)
         copia = x.clone()
-        resultado = funcion(x)
-        if resultado is None:
-            return pista("tu función no devuelve nada; termina con `return ...`.")
-        if not isinstance(resultado, torch.Tensor):
-            return pista(f"tu función debe devolver un tensor, pero devuelve {type(resultado).__name__}.")
-        if tuple(resultado.shape) != forma:
-            return pista(f"con una entrada {forma} tu función devuelve forma {tuple(resultado.shape)}; "
-                         f"la suma no debe cambiar la forma.")
+        resultado = llamar(funcion, x, forma=forma, pista_forma="La suma no debe cambiar la forma.")
         if not torch.equal(x, copia):
             return pista("tu función cambia la entrada en su sitio (+=); devuelve un tensor nuevo.")
         esperado = x + posicion_sinusoidal(forma[1], forma[2])

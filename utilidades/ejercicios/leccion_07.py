@@ -3,46 +3,46 @@
 import torch
 import torch.nn.functional as F
 
-from utilidades.ejercicios import a_numpy, bien, comparar_numeros, ejercicio, pista
+from utilidades.ejercicios import bien, ejercicio, entero, exigir_entero, exigir_funcion, exigir_numero, llamar, pista
 
 
 @ejercicio("07.1")
 def _parametros_a_mano(respuesta):
-    """Los 49,984 parámetros de BloqueTransformer(64, 4, 256), contados a mano."""
-    valor = a_numpy(respuesta)
-    if valor is None or valor.shape != ():
-        return pista("da un solo número entero: el total de parámetros del bloque.")
-    valor = round(float(valor))
+    """Los parámetros de BloqueTransformer(48, 4, 192), contados a mano."""
+    valor = exigir_entero(respuesta, "un solo número entero: el total de parámetros del bloque")
+    d, d_mlp = 48, 192
+    atencion = (d * 3 * d + 3 * d) + (d * d + d)
+    mlp = (d * d_mlp + d_mlp) + (d_mlp * d + d)
+    normas = 2 * 2 * d
+    if valor == atencion + mlp + normas:
+        return bien("Atención, MLP y dos LayerNorm, como en la tabla de la lección con otros tamaños. Fíjate: ni el "
+                    "número de cabezas ni la longitud de la frase aparecen en la cuenta.")
     errores = {
-        16_640 + 33_088: "te faltan las dos LayerNorm: cada una aprende una escala y un desplazamiento por número.",
-        16_640 + 33_088 + 128: "cada LayerNorm aprende dos vectores de 64: la escala y el desplazamiento.",
-        4 * 64 * 64 + 2 * 64 * 256 + 256: "cada capa lineal tiene también un sesgo por cada salida.",
-        4 * 64 * 64 + 2 * 64 * 256: "cada capa lineal tiene un sesgo por salida, y las LayerNorm también cuentan.",
-        16_640: "eso es solo la atención; suma el MLP y las dos LayerNorm.",
-        33_088: "eso es solo el MLP; suma la atención y las dos LayerNorm.",
+        atencion + mlp: "te faltan las dos LayerNorm: cada una aprende una escala y un desplazamiento por número.",
+        atencion + mlp + 2 * d: "cada LayerNorm aprende dos vectores de d_modelo números: la escala y el "
+                                "desplazamiento.",
+        4 * d * d + 2 * d * d_mlp + normas: "cada capa lineal tiene también un sesgo por cada salida.",
+        4 * d * d + 2 * d * d_mlp: "cada capa lineal tiene un sesgo por salida, y las LayerNorm también cuentan.",
+        atencion: "eso es solo la atención; suma el MLP y las dos LayerNorm.",
+        mlp: "eso es solo el MLP; suma la atención y las dos LayerNorm.",
+        2 * d * d + 2 * d + mlp + normas: "la capa qkv calcula tres cosas (Q, K y V): tiene 3 · d_modelo salidas, no "
+                                          "d_modelo.",
     }
-    if valor == 49_984:
-        return bien("Atención 16,640 + MLP 33,088 + LayerNorm 256. Fíjate: la longitud de la frase no aparece.")
     if valor in errores:
         return pista(errores[valor])
-    return pista("cuenta por piezas: la capa qkv (64 → 192), la de salida (64 → 64), el MLP (64 → 256 → 64) y dos "
+    return pista("cuenta por piezas: la capa qkv (48 → 3 · 48), la de salida (48 → 48), el MLP (48 → 192 → 48) y dos "
                  "LayerNorm; cada capa lineal tiene pesos (entradas × salidas) y un sesgo por salida.")
 
 
 @ejercicio("07.2")
 def _norma_de_capa(funcion):
     """Una LayerNorm sin escala ni desplazamiento: media 0 y desviación 1 en la última dimensión."""
-    if not callable(funcion):
-        return pista("la respuesta debe ser la función `norma_de_capa`, sin llamarla (sin paréntesis).")
+    exigir_funcion(funcion, "comprobar('07.2', norma_de_capa)")
     generador = torch.Generator().manual_seed(7)
-    entradas = [torch.tensor([[1.0, 2.0, 3.0, 4.0]]), 3 * torch.randn(2, 5, 8, generator=generador) + 1,
-                torch.randn(4, 6, generator=generador)]
+    entradas = [3 * torch.randn(2, 5, 8, generator=generador) + 1, torch.randn(4, 6, generator=generador),
+                torch.tensor([[1.0, 2.0, 3.0, 4.0]])]
     for x in entradas:
-        resultado = funcion(x.clone())
-        if resultado is None:
-            return pista("tu función no devuelve nada; termina con `return ...`.")
-        if not isinstance(resultado, torch.Tensor) or resultado.shape != x.shape:
-            return pista("tu función debe devolver un tensor con la misma forma que la entrada.")
+        resultado = llamar(funcion, x.clone(), forma=x.shape, pista_forma="Debe tener la misma forma que la entrada.")
         esperado = F.layer_norm(x, x.shape[-1:])
         if torch.allclose(resultado, esperado, atol=1e-4):
             continue
@@ -58,46 +58,44 @@ def _norma_de_capa(funcion):
 
 
 @ejercicio("07.3")
-def _memoria_de_la_tabla(respuesta):
-    """MB de las tablas de pesos de atención de un bloque con L = 4096 y 12 cabezas, en float32."""
-    esperado = 4096**2 * 12 * 4 / 1e6
-    valor = a_numpy(respuesta)
-    if valor is not None and valor.shape == ():
-        valor = float(valor)
-        if abs(valor - esperado / 12) < 1:
-            return pista("eso es una sola cabeza; cada cabeza tiene su propia tabla.")
-        if abs(valor - 2 * esperado) < 1:
-            return pista("float32 ocupa 4 bytes por número, no 8.")
-        if abs(valor - esperado / 4) < 1:
-            return pista("cada número float32 ocupa 4 bytes.")
-        if abs(valor - 4096**2 * 12 * 4 / 2**20) < 1:
-            return pista("usa 1 MB = 1,000,000 bytes, como en la tabla de la lección.")
-    veredicto = comparar_numeros(
-        respuesta, esperado, tolerancia=1.0,
-        pista_forma="da un solo número, en MB.",
-        pista_valor="celdas por cabeza = L², por cabezas, por 4 bytes, y divide entre 1,000,000.",
-    )
-    if veredicto.correcto:
-        return bien("Unos 805 MB solo en pesos de atención de un bloque: por eso la memoria crece tan rápido con L.")
-    return veredicto
+def _memoria_de_las_tablas(respuesta):
+    """MB que guarda a la vez nuestra `atencion` (puntajes y pesos) en un bloque con L = 4096 y 12 cabezas."""
+    valor = exigir_numero(respuesta, "un solo número, en MB")
+    celdas = 4096**2 * 12  # una tabla L × L por cabeza
+    esperado = 2 * celdas * 4 / 1e6  # dos tablas (puntajes y pesos), 4 bytes por número
+    if abs(valor - esperado) < 1:
+        return bien("Más de un giga y medio solo en tablas de atención de un bloque: por eso las versiones fusionadas "
+                    "no guardan la tabla entera.")
+    errores = [
+        (celdas * 4 / 1e6, "eso es una sola tabla por cabeza; nuestra `atencion` guarda a la vez dos: los puntajes y "
+                           "los pesos que la softmax calcula a partir de ellos."),
+        (2 * celdas * 8 / 1e6, "float32 ocupa 4 bytes por número, no 8."),
+        (2 * celdas * 4 / 1e6 / 12, "eso es una sola cabeza; cada cabeza tiene sus propias tablas."),
+        (2 * celdas * 4 / 2**20, "usa 1 MB = 1 000 000 bytes, como en la tabla de la lección (dividiste entre 2²⁰)."),
+        (2 * celdas / 1e6, "cada número float32 ocupa 4 bytes; multiplica las celdas por 4."),
+    ]
+    for valor_erroneo, texto in errores:
+        if abs(valor - valor_erroneo) < 1:
+            return pista(texto)
+    return pista("celdas por tabla = L², por 2 tablas, por 12 cabezas, por 4 bytes, y divide entre 1 000 000.")
 
 
 @ejercicio("07.4")
 def _contar_parametros(funcion):
     """Una función que cuenta los parámetros de BloqueTransformer(d_modelo, cabezas, d_mlp)."""
-    if not callable(funcion):
-        return pista("la respuesta debe ser la función `contar_parametros`, sin llamarla (sin paréntesis).")
+    exigir_funcion(funcion, "comprobar('07.4', contar_parametros)")
     from utilidades.bloques import BloqueTransformer
 
-    casos = [(64, 4, 256), (16, 2, 32), (96, 4, 384), (8, 1, 8), (32, 8, 100)]
+    casos = [(64, 4, 256), (48, 4, 192), (16, 2, 32), (96, 4, 384), (8, 1, 8), (32, 8, 100)]
     for d_modelo, cabezas, d_mlp in casos:
         esperado = sum(p.numel() for p in BloqueTransformer(d_modelo, cabezas, d_mlp).parameters())
-        obtenido = funcion(d_modelo, d_mlp)
+        obtenido = entero(llamar(funcion, d_modelo, d_mlp, tipo=None))
         if obtenido is None:
-            return pista("tu función no devuelve nada; termina con `return ...`.")
+            return pista(f"tu función debe devolver un número entero; con ({d_modelo}, {d_mlp}) no lo hace.")
         if obtenido != esperado:
             if (d_modelo, d_mlp) == (64, 256):
-                return pista("con (64, 256) no sale 49,984; repasa el ejercicio 1.")
+                return pista("con (64, 256) tu función no da el total que la lección contó para "
+                             "BloqueTransformer(64, 4, 256); compara término a término con su tabla.")
             return pista(f"con d_modelo = {d_modelo} y d_mlp = {d_mlp} tu función da {obtenido}; revisa que cada "
                          f"término use d_modelo y d_mlp en lugar de números fijos.")
     return bien("4·d² + 4·d (atención) + 2·d·d_mlp + d_mlp + d (MLP) + 4·d (normas): las cabezas no cambian nada.")

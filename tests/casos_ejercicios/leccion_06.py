@@ -1,0 +1,70 @@
+"""Casos de la prueba por tabla para los ejercicios de la lección 06 · Posición."""
+
+import math
+
+import torch
+
+from casos_ejercicios import Caso, Error
+from utilidades.posicion import posicion_sinusoidal
+
+
+def _sumar_posiciones(x):
+    _, L, d_modelo = x.shape
+    return x + posicion_sinusoidal(L, d_modelo)
+
+
+def _solo_posiciones(x):
+    _, L, d_modelo = x.shape
+    return posicion_sinusoidal(L, d_modelo).expand_as(x).clone()
+
+
+def _en_su_sitio(x):
+    x += posicion_sinusoidal(x.shape[1], x.shape[2])
+    return x
+
+
+def _sin_return(x):
+    x + posicion_sinusoidal(x.shape[1], x.shape[2])
+
+
+def _tabla_equivocada(x):
+    return x + posicion_sinusoidal(x.shape[0], x.shape[2]).unsqueeze(1)  # una posición por frase, no por palabra
+
+
+_VELOCIDAD = 10000 ** (2 / 64)
+
+CASOS = {
+    "06.1": Caso(
+        solucion=[math.sin(3), math.cos(3)],
+        errores=[
+            Error([math.sin(math.radians(3)), math.cos(math.radians(3))], "radianes"),
+            Error([math.cos(3), math.sin(3)], "revisa el orden"),
+            Error([math.sin(3)], "dos números"),
+        ],
+    ),
+    "06.2": Caso(
+        solucion=2 * math.pi * _VELOCIDAD,
+        errores=[
+            Error(_VELOCIDAD, "2π radianes, no 1"),
+            Error(360 * _VELOCIDAD, "no 360 grados"),
+            Error(2 * math.pi * 10000 ** (2 / 32), "d = 32"),
+            Error(2 * math.pi * 10000 ** (1 / 64), "2i vale 2"),
+            Error(2 * math.pi / _VELOCIDAD, "más posiciones, no menos"),
+        ],
+        rechaza=[8],
+    ),
+    "06.3": Caso(
+        solucion=_sumar_posiciones,
+        errores=[
+            Error(_sin_return, "no devuelve nada"),
+            Error(_solo_posiciones, "devuelves solo las posiciones"),
+            Error(_en_su_sitio, "en su sitio"),
+            Error(_tabla_equivocada, "L filas"),
+            Error(_sumar_posiciones(torch.zeros(1, 2, 4)), "sin paréntesis"),
+        ],
+    ),
+    "06.4": Caso(
+        solucion=[512 * 64, 0],
+        errores=[Error([512 * 64], "dos números"), Error([512, 0], "un vector de d_modelo")],
+    ),
+}

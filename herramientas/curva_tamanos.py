@@ -1,0 +1,69 @@
+"""Mide la curva tamaño–pérdida de la lección 11: mini-GPT de varios tamaños entrenados igual con el corpus del curso.
+
+Uso: python -m herramientas.curva_tamanos [--forzar]
+
+Entrena, con el código de la lección 10 (`MiniGPT`, `entrenar_gpt`) y la misma semilla, un modelo por cada
+d_modelo de TAMANOS (2 bloques, 4 cabezas, el resto como en la lección 10) durante PASOS pasos, y escribe en
+datos/curva_tamanos.csv su número de parámetros y su mejor pérdida de validación. Tarda unos minutos (más de lo
+que puede esperar una clase), por eso la lección 11 lee el archivo en vez de entrenar. Usa un solo hilo: así la
+misma máquina da siempre el mismo archivo; otra CPU puede cambiar la cuarta cifra decimal de las pérdidas.
+Si el archivo ya existe, avisa y no lo toca salvo con --forzar.
+"""
+
+import argparse
+import csv
+import sys
+import time
+
+import torch
+
+from herramientas.celdas import RAIZ
+from utilidades.gpt import MiniGPT, contar_parametros, entrenar_gpt
+from utilidades.texto import TokenizadorCaracteres, dividir, leer_corpus
+
+ARCHIVO = RAIZ / "datos" / "curva_tamanos.csv"
+TAMANOS = (16, 32, 64, 96, 128)  # d_modelo de cada modelo
+CAPAS, CABEZAS, PASOS, SEMILLA = 2, 4, 600, 0
+COLUMNAS = ("d_modelo", "capas", "cabezas", "parametros", "pasos", "mejor_paso", "perdida_validacion",
+            "caracteres_corpus", "vocabulario")
+
+
+def medir(tamanos=TAMANOS, pasos=PASOS, mostrar=True):
+    """Entrena un modelo por tamaño y devuelve una lista de filas (diccionarios con COLUMNAS)."""
+    texto = leer_corpus()
+    tokenizador = TokenizadorCaracteres(texto)
+    entrenamiento, validacion = dividir(torch.tensor(tokenizador.codificar(texto)))
+    filas = []
+    for d in tamanos:
+        inicio = time.perf_counter()
+        torch.manual_seed(SEMILLA)
+        modelo = MiniGPT(len(tokenizador), d_modelo=d, cabezas=CABEZAS, capas=CAPAS)
+        historial = entrenar_gpt(modelo, entrenamiento, validacion, pasos=pasos, semilla=SEMILLA, mostrar=False)
+        fila = {"d_modelo": d, "capas": CAPAS, "cabezas": CABEZAS, "parametros": contar_parametros(modelo),
+                "pasos": pasos, "mejor_paso": historial["mejor_paso"],
+                "perdida_validacion": f"{historial['mejor_perdida']:.4f}",
+                "caracteres_corpus": len(texto), "vocabulario": len(tokenizador)}
+        filas.append(fila)
+        if mostrar:
+            print(f"d_modelo {d:4d} · {fila['parametros']:8d} parámetros · validación {fila['perdida_validacion']} "
+                  f"(paso {fila['mejor_paso']}) · {time.perf_counter() - inicio:.0f} s", flush=True)
+    return filas
+
+
+def main(argumentos):
+    opciones = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    opciones.add_argument("--forzar", action="store_true", help="sobrescribe datos/curva_tamanos.csv")
+    opciones = opciones.parse_args(argumentos)
+    if ARCHIVO.exists() and not opciones.forzar:
+        sys.exit(f"Ya existe {ARCHIVO.relative_to(RAIZ)}; usa --forzar para medirlo de nuevo.")
+    torch.set_num_threads(1)  # el mismo archivo en cada ejecución en esta máquina
+    filas = medir()
+    with open(ARCHIVO, "w", newline="", encoding="utf-8") as archivo:
+        escritor = csv.DictWriter(archivo, fieldnames=COLUMNAS)
+        escritor.writeheader()
+        escritor.writerows(filas)
+    print(f"Escrito {ARCHIVO.relative_to(RAIZ)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

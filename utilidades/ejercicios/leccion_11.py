@@ -1,0 +1,139 @@
+"""Comprobaciones de los ejercicios de la lección 11 (el transformer entero): una autoevaluación de todo el curso."""
+
+import math
+
+import torch
+
+from utilidades.ejercicios import Fallo, bien, ejercicio, exigir_funcion, exigir_numero, llamar, pista
+
+COMIENZO_11_2 = "la atención mira atrás"
+
+
+def _letra(respuesta, opciones):
+    """La letra elegida, en minúscula; si no es una de `opciones`, termina con una pista."""
+    if isinstance(respuesta, str) and respuesta.strip().lower().strip("()") in opciones:
+        return respuesta.strip().lower().strip("()")
+    raise Fallo(pista(f"responde con una sola letra entre comillas: {', '.join(repr(o) for o in opciones)}."))
+
+
+@ejercicio("11.1")
+def _donde_se_mezclan(respuesta):
+    letra = _letra(respuesta, "abcd")
+    pistas = {
+        "a": "cada fila de la tabla de embeddings depende de un solo carácter: todavía no se mezclan (lección 10).",
+        "b": "la posición se suma fila a fila: cada fila sigue hablando de un solo carácter (lección 06).",
+        "d": "el MLP trabaja con cada carácter por separado, sin mirar a los demás (lección 07).",
+    }
+    if letra in pistas:
+        return pista(pistas[letra])
+    return bien("Solo la atención mezcla filas: cada carácter hace una media ponderada de los valores de los "
+                "anteriores. Todo lo demás trabaja carácter a carácter.")
+
+
+def _pesos_del_bloque(cabezas, L):
+    return cabezas * L * L
+
+
+@ejercicio("11.2")
+def _numeros_de_los_pesos(respuesta):
+    valor = exigir_numero(respuesta, "un solo número entero")
+    L = len(COMIENZO_11_2)
+    if valor == _pesos_del_bloque(4, L):
+        return bien("Una tabla L × L por cabeza, con los ceros del futuro incluidos: crece con el cuadrado de L.")
+    if valor == L * L:
+        return pista("esa es la tabla de una sola cabeza; el tensor tiene una por cabeza (forma cabezas, L, L).")
+    if valor == 2 * _pesos_del_bloque(4, L):
+        return pista("cuenta solo el bloque 0: cada bloque tiene su propio tensor de pesos.")
+    if valor == 4 * L * (L + 1) // 2:
+        return pista("el tensor guarda también los ceros del futuro (por encima de la diagonal), no solo las celdas "
+                     "visibles (lección 05).")
+    if valor in (L * 96, 4 * L * 24):
+        return pista("esa es la forma de Q o de la salida de una capa; los pesos tienen una fila y una columna por "
+                     "carácter (lección 02).")
+    if valor in (4 * 21 * 21, 4 * 23 * 23):
+        return pista("cuenta bien los caracteres del comienzo: len(\"la atención mira atrás\"), espacios incluidos.")
+    return pista("mira la forma de la etapa «pesos de atención» en el resumen de la sección 2: (cabezas, L, L).")
+
+
+def _gigas(contexto, cabezas=12, bloques=12, bytes_por_numero=4):
+    return cabezas * bloques * contexto**2 * bytes_por_numero / 1e9
+
+
+@ejercicio("11.3")
+def _memoria_de_gpt2(respuesta):
+    valor = exigir_numero(respuesta, "un solo número (GB)")
+    if math.isclose(valor, _gigas(2048), rel_tol=0.02):
+        return bien("Doblar el contexto cuadruplica la memoria de la atención: por eso los modelos grandes usan "
+                    "la atención fusionada, que no guarda la tabla entera.")
+    candidatos = [
+        (_gigas(1024) * 2, "el coste no es lineal: al doblar el contexto, la tabla L × L crece el doble en filas y el "
+                           "doble en columnas (lección 07)."),
+        (_gigas(1024), "esa es la memoria con el contexto de la tabla; el ejercicio pide el doble de contexto."),
+        (_gigas(2048, 1, 1), "eso es una sola cabeza de un solo bloque; suma todas las cabezas de todos los bloques."),
+        (_gigas(2048, 12, 1), "eso es un solo bloque; GPT-2 small tiene 12."),
+        (_gigas(2048, bytes_por_numero=8), "float32 ocupa 4 bytes por número, no 8."),
+        (_gigas(2048) * 1e9 / 2**30, "aquí 1 GB son mil millones de bytes (10⁹), no 2³⁰."),
+        (_gigas(2048) * 1e3, "el resultado va en GB, no en MB: divide por mil millones de bytes."),
+    ]
+    for esperado, texto in candidatos:
+        if math.isclose(valor, esperado, rel_tol=0.02):
+            return pista(texto)
+    return pista("cabezas × bloques × L² números, 4 bytes cada uno, y divide entre 10⁹ (lección 07).")
+
+
+def _referencia(q, k, v):
+    L, d = q.shape
+    puntajes = q @ k.T / math.sqrt(d)
+    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+    return torch.softmax(puntajes.masked_fill(futuro, -math.inf), dim=-1) @ v
+
+
+def _variantes(q, k, v):
+    """Salidas de los errores frecuentes, para reconocerlos."""
+    L, d = q.shape
+    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+    puntajes = q @ k.T / math.sqrt(d)
+    return {
+        "escala": torch.softmax((q @ k.T).masked_fill(futuro, -math.inf), dim=-1) @ v,
+        "mascara": torch.softmax(puntajes, dim=-1) @ v,
+        "dimension": torch.nan_to_num(torch.softmax(puntajes.masked_fill(futuro, -math.inf), dim=0)) @ v,
+        "cero": torch.softmax(puntajes.masked_fill(futuro, 0.0), dim=-1) @ v,
+    }
+
+
+_PISTAS_11_4 = {
+    "escala": "falta dividir los puntajes por √d antes del softmax (lección 03).",
+    "mascara": "falta la máscara causal: pon −∞ por encima de la diagonal antes del softmax (lección 05).",
+    "dimension": "el softmax va por filas (dim=-1): cada consulta reparte su atención entre las claves (lección 02).",
+    "cero": "las celdas del futuro deben valer −∞, no 0, antes del softmax: un 0 todavía recibe peso (lección 05).",
+}
+
+
+@ejercicio("11.4")
+def _atencion_causal(funcion):
+    exigir_funcion(funcion, "comprobar('11.4', atencion_causal)")
+    generador = torch.Generator().manual_seed(11)
+    for L, d in ((5, 8), (7, 4)):
+        q, k, v = (torch.randn(L, d, generator=generador, dtype=torch.float64) for _ in range(3))
+        salida = llamar(funcion, q.clone(), k.clone(), v.clone(), forma=(L, d),
+                        pista_forma="Devuelve la salida (L, d), no la tabla de pesos (L, L).")
+        salida = salida.detach().double()
+        if torch.allclose(salida, _referencia(q, k, v), atol=1e-6):
+            continue
+        for nombre, variante in _variantes(q, k, v).items():
+            if torch.allclose(salida, variante, atol=1e-6):
+                return pista(_PISTAS_11_4[nombre])
+        return pista("la forma es correcta pero los números no: softmax(QKᵀ/√d con máscara) por V, paso a paso.")
+    return bien("Es la atención de una cabeza del mini-GPT: la de las etapas «pesos de atención» y «cabezas "
+                "pegadas».")
+
+
+@ejercicio("11.5")
+def _familia_del_vit(respuesta):
+    letra = _letra(respuesta, "abc")
+    if letra == "a":
+        return pista("un ViT mira la imagen entera a la vez: ¿tiene algún «futuro» que ocultar? (lecciones 07 y 09)")
+    if letra == "c":
+        return pista("un clasificador no escribe una secuencia nueva: solo da una clase a partir de [CLS] "
+                     "(lecciones 07 y 09).")
+    return bien("Un ViT es un codificador: sin máscara, cada parche ve todos los demás, como BERT con las palabras.")

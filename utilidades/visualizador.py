@@ -1,0 +1,254 @@
+"""El transformer entero, etapa por etapa (lección 11): una pasada del mini-GPT escrita a mano, sin dibujos.
+
+`recorrer(modelo, tokenizador, comienzo)` repite, con los mismos pesos, lo que hace `MiniGPT` por dentro y guarda el
+tensor de cada etapa: caracteres → índices → embeddings → + posiciones → en cada bloque LayerNorm, Q/K/V, pesos de
+atención causales por cabeza, cabezas pegadas, proyección, atajo residual, LayerNorm, MLP con GELU y atajo →
+LayerNorm final → logits → temperatura → top-k → softmax → el carácter sorteado. Los dibujos y el widget viven en
+`utilidades.visualizador_widget`.
+"""
+
+import math
+from dataclasses import dataclass, field
+
+import torch
+import torch.nn.functional as F
+
+from utilidades.gpt import filtrar_top_k
+
+
+@dataclass
+class Etapa:
+    """Una etapa de la pasada: su tensor, qué significa cada eje y la lección en que lo construiste."""
+
+    titulo: str
+    valor: torch.Tensor
+    ejes: tuple  # nombre de cada dimensión, p. ej. ("L", "d_modelo")
+    lecciones: tuple  # p. ej. ("04",)
+    que_es: str  # una frase para el estudiante
+    tipo: str  # cómo se dibuja: "caracteres", "indices", "matriz", "qkv", "atencion", "vector", "sorteo"
+    bloque: int | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def forma(self):
+        """La forma del tensor, como tupla de enteros."""
+        return tuple(self.valor.shape)
+
+    def forma_con_nombres(self):
+        """«(L, d_modelo) = (10, 96)»."""
+        return f"({', '.join(self.ejes)}) = {self.forma}"
+
+    def donde(self):
+        """«lo construiste en la lección 07» (o «en las lecciones 02, 04 y 05»)."""
+        if len(self.lecciones) == 1:
+            return f"lo construiste en la lección {self.lecciones[0]}"
+        return f"lo construiste en las lecciones {', '.join(self.lecciones[:-1])} y {self.lecciones[-1]}"
+
+
+@dataclass
+class Recorrido:
+    """Todas las etapas de una pasada para un comienzo, y el carácter sorteado al final."""
+
+    comienzo: str  # lo que escribió el estudiante
+    caracteres: list  # los que entran en el modelo (los últimos `contexto`)
+    etapas: list
+    logits: torch.Tensor  # (L, vocabulario): los de todas las posiciones, como los del modelo
+    probabilidades: torch.Tensor  # (vocabulario,): las del sorteo del siguiente carácter
+    siguiente: str
+    temperatura: float
+    top_k: int | None
+    recortado: bool = False  # True si el comienzo era más largo que el contexto
+
+    def __len__(self):
+        return len(self.etapas)
+
+    def resumen(self):
+        """Una línea por etapa: número, título, forma y lección."""
+        ancho = max(len(e.titulo) for e in self.etapas)
+        lineas = [f"{i:2d}. {e.titulo:<{ancho}}  {e.forma_con_nombres():<30} · "
+                  f"{'lección' if len(e.lecciones) == 1 else 'lecciones'} {', '.join(e.lecciones)}"
+                  for i, e in enumerate(self.etapas)]
+        return "\n".join(lineas)
+
+    def describir(self, indice):
+        """Texto de la etapa `indice`: título, forma, lección, qué es y unos valores."""
+        if not 0 <= indice < len(self.etapas):
+            raise IndexError(f"Hay {len(self.etapas)} etapas (0 a {len(self.etapas) - 1}); pediste la {indice}.")
+        etapa = self.etapas[indice]
+        lineas = [f"Etapa {indice} de {len(self.etapas) - 1} · {etapa.titulo}",
+                  f"forma {etapa.forma_con_nombres()} · {etapa.donde()}",
+                  etapa.que_es,
+                  _valores_en_texto(etapa, self)]
+        return "\n".join(linea for linea in lineas if linea)
+
+
+def visible(caracter):
+    """Un carácter que se pueda leer en una etiqueta: el espacio es «␣» y el salto de línea «↵»."""
+    return {" ": "␣", "\n": "↵"}.get(caracter, caracter)
+
+
+def _numeros(fila, cuantos=4):
+    """«[0.12, -0.53, 0.88, 0.01, …]» con los primeros `cuantos` números de un tensor 1-D."""
+    texto = ", ".join(f"{round(float(x), 2) + 0.0:.2f}" for x in fila[:cuantos])
+    return f"[{texto}{', …' if len(fila) > cuantos else ''}]"
+
+
+def _valores_en_texto(etapa, recorrido):
+    """Unos pocos valores de la etapa, redondeados, para leerlos sin la figura."""
+    ultimo = visible(recorrido.caracteres[-1])
+    v = etapa.valor
+    if etapa.tipo == "caracteres":
+        return "caracteres: " + " ".join(f"«{visible(c)}»" for c in recorrido.caracteres)
+    if etapa.tipo == "indices":
+        return "índices: " + str(v.tolist())
+    if etapa.tipo in ("matriz", "qkv"):
+        texto = f"fila del último carácter, «{ultimo}»: {_numeros(v[-1])}"
+        if etapa.tipo == "qkv":
+            d = v.shape[-1] // 3
+            texto = (f"q de «{ultimo}»: {_numeros(v[-1, :d], 3)} · k: {_numeros(v[-1, d:2 * d], 3)} · "
+                     f"v: {_numeros(v[-1, 2 * d:], 3)}")
+        if "media_por_fila" in etapa.extra:
+            media, desviacion = etapa.extra["media_por_fila"], etapa.extra["desviacion_por_fila"]
+            texto += f"\nantes de escalar, cada fila tiene media {media:.2f} y desviación {desviacion:.2f}"
+        return texto
+    if etapa.tipo == "atencion":
+        partes = []
+        for h in range(v.shape[0]):
+            j = int(v[h, -1].argmax())
+            partes.append(f"cabeza {h} → «{visible(recorrido.caracteres[j])}» {v[h, -1, j]:.2f}")
+        return f"«{ultimo}» (el último) mira sobre todo a: " + " · ".join(partes)
+    if etapa.tipo == "vector":
+        vivos = (v > 0) if etapa.extra.get("probabilidades") else torch.isfinite(v)
+        mejores = torch.topk(torch.where(vivos, v, torch.full_like(v, -math.inf)), 3)
+        caracteres = etapa.extra["vocabulario"]
+        lista = ", ".join(f"«{visible(caracteres[i])}» {x:.2f}" for x, i in zip(mejores.values.tolist(),
+                                                                               mejores.indices.tolist()))
+        return f"los tres mayores: {lista} · {int(vivos.sum())} de {len(v)} caracteres siguen en juego"
+    if etapa.tipo == "sorteo":
+        p = recorrido.probabilidades[etapa.extra["indice"]]
+        return (f"sale «{visible(recorrido.siguiente)}» (probabilidad {p:.2f}) y se añade: "
+                f"«{recorrido.comienzo}{recorrido.siguiente}»")
+    return ""
+
+
+def _norma(x, capa):
+    """LayerNorm escrita a mano con los pesos de `capa` (lección 07); devuelve (salida, normalizada sin escalar)."""
+    media = x.mean(dim=-1, keepdim=True)
+    varianza = x.var(dim=-1, keepdim=True, unbiased=False)
+    normalizada = (x - media) / torch.sqrt(varianza + capa.eps)
+    return normalizada * capa.weight + capa.bias, normalizada
+
+
+@torch.no_grad()
+def recorrer(modelo, tokenizador, comienzo, temperatura=0.8, top_k=10, semilla=0):
+    """Pasa `comienzo` por el mini-GPT paso a paso y devuelve un `Recorrido` con el tensor de cada etapa.
+
+    Usa los parámetros del modelo (sus submódulos), no su `forward`: así cada tensor intermedio queda a la vista.
+    El sorteo final es el de `generar` con un `torch.Generator` sembrado con `semilla`.
+    """
+    if not comienzo:
+        raise ValueError("Escribe al menos un carácter para empezar.")
+    if temperatura <= 0:
+        raise ValueError(f"La temperatura debe ser mayor que 0, pero es {temperatura}.")
+    modelo.eval()  # sin dropout: la pasada de evaluación, la que se usa para escribir
+    codigos = tokenizador.codificar(comienzo)  # un carácter desconocido da un error claro
+    recortado = len(codigos) > modelo.contexto
+    codigos = codigos[-modelo.contexto:]
+    caracteres = [tokenizador.caracteres[i] for i in codigos]
+    parametro = modelo.tokens.weight
+    indices = torch.tensor(codigos, device=parametro.device)  # (L,)
+    L, d = len(codigos), parametro.shape[1]
+    etapas = [
+        Etapa("caracteres", indices, ("L",), ("10",),
+              "El texto, cortado en caracteres: cada uno es un token.", "caracteres"),
+        Etapa("índices", indices, ("L",), ("10",),
+              "El tokenizador cambia cada carácter por su número en el vocabulario.", "indices"),
+    ]
+    x = modelo.tokens.weight[indices]  # (L, d_modelo): una fila de la tabla por carácter
+    etapas.append(Etapa("embeddings de los caracteres", x, ("L", "d_modelo"), ("10",),
+                        "Cada índice elige una fila de la tabla de embeddings (nn.Embedding).", "matriz"))
+    if modelo.posiciones is not None:
+        x = x + modelo.posiciones.weight[:L]  # (L, d_modelo) + (L, d_modelo)
+        etapas.append(Etapa("+ posiciones", x, ("L", "d_modelo"), ("06", "10"),
+                            "Se suma un vector aprendido por sitio: ahora el orden importa.", "matriz"))
+    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool, device=x.device), diagonal=1)  # (L, L)
+    for b, bloque in enumerate(modelo.bloques):
+        atencion = bloque.atencion
+        H, dc = atencion.cabezas, atencion.d_cabeza
+        h, normalizada = _norma(x, bloque.norma_1)
+        etapas.append(Etapa(f"bloque {b} · LayerNorm 1", h, ("L", "d_modelo"), ("07",),
+                            "Cada fila se lleva a media 0 y desviación 1, y se escala con γ y β aprendidos.",
+                            "matriz", b, _momentos(normalizada)))
+        qkv = F.linear(h, atencion.qkv.weight, atencion.qkv.bias)  # (L, 3·d_modelo)
+        etapas.append(Etapa(f"bloque {b} · Q, K y V", qkv, ("L", "3·d_modelo"), ("04",),
+                            "Una sola capa lineal da a la vez consultas (Q), claves (K) y valores (V).", "qkv", b))
+        q, k, v = (t.view(L, H, dc).transpose(0, 1) for t in qkv.chunk(3, dim=-1))  # 3 × (cabezas, L, d_cabeza)
+        puntajes = q @ k.transpose(-2, -1) / math.sqrt(dc)  # (cabezas, L, L)
+        pesos = torch.softmax(puntajes.masked_fill(futuro, -math.inf), dim=-1)  # el futuro pesa 0
+        etapas.append(Etapa(f"bloque {b} · pesos de atención", pesos, ("cabezas", "L", "L"), ("02", "04", "05"),
+                            "softmax(QKᵀ/√d_cabeza) con máscara causal: cada carácter mira a los anteriores.",
+                            "atencion", b))
+        cabezas = (pesos @ v).transpose(0, 1).reshape(L, d)  # (L, cabezas·d_cabeza) = (L, d_modelo)
+        etapas.append(Etapa(f"bloque {b} · cabezas pegadas", cabezas, ("L", "d_modelo"), ("04",),
+                            f"Lo que encontró cada cabeza ({H} trozos de {dc} números), uno junto a otro.",
+                            "matriz", b, {"trozos": H}))
+        proyectada = F.linear(cabezas, atencion.salida.weight, atencion.salida.bias)  # (L, d_modelo)
+        etapas.append(Etapa(f"bloque {b} · proyección", proyectada, ("L", "d_modelo"), ("04",),
+                            "La capa de salida mezcla lo que trajeron las cabezas.", "matriz", b))
+        x = x + proyectada
+        etapas.append(Etapa(f"bloque {b} · atajo residual 1", x, ("L", "d_modelo"), ("07",),
+                            "x + atención(LN(x)): lo nuevo se suma a lo que ya había.", "matriz", b))
+        h, normalizada = _norma(x, bloque.norma_2)
+        etapas.append(Etapa(f"bloque {b} · LayerNorm 2", h, ("L", "d_modelo"), ("07",),
+                            "Otra normalización por fila antes del MLP.", "matriz", b, _momentos(normalizada)))
+        oculta = bloque.mlp[1](F.linear(h, bloque.mlp[0].weight, bloque.mlp[0].bias))  # (L, 4·d_modelo)
+        etapas.append(Etapa(f"bloque {b} · MLP (GELU)", oculta, ("L", "4·d_modelo"), ("07", "10"),
+                            "Cada carácter por separado: capa lineal a 4·d_modelo y GELU.", "matriz", b))
+        x = x + F.linear(oculta, bloque.mlp[2].weight, bloque.mlp[2].bias)  # (L, d_modelo)
+        etapas.append(Etapa(f"bloque {b} · atajo residual 2", x, ("L", "d_modelo"), ("07",),
+                            "x + MLP(LN(x)): la salida del bloque, lista para el siguiente.", "matriz", b))
+    x, normalizada = _norma(x, modelo.norma_final)
+    etapas.append(Etapa("LayerNorm final", x, ("L", "d_modelo"), ("10",),
+                        "Una última normalización antes de hablar en caracteres.", "matriz", None,
+                        _momentos(normalizada)))
+    logits = F.linear(x, modelo.salida.weight, modelo.salida.bias)  # (L, vocabulario)
+    vocabulario = {"vocabulario": tokenizador.caracteres}
+    etapas.append(Etapa("logits del siguiente carácter", logits[-1], ("vocabulario",), ("10",),
+                        "Una capa lineal da un número por carácter posible; solo importa la última fila.",
+                        "vector", None, vocabulario))
+    escalados = logits[-1] / temperatura
+    etapas.append(Etapa("÷ temperatura", escalados, ("vocabulario",), ("03", "10"),
+                        f"Los logits se dividen por T = {temperatura:g}: con T < 1 los favoritos se separan más; "
+                        f"con T > 1, menos.", "vector", None, vocabulario))
+    filtrados = filtrar_top_k(escalados, top_k)
+    filtro = (f"Solo los k = {top_k} más altos siguen en juego; el resto pasa a −∞, como en una máscara."
+              if top_k else "Sin filtro (k = 0): todos los caracteres siguen en juego.")
+    etapas.append(Etapa("top-k", filtrados, ("vocabulario",), ("10",), filtro, "vector", None, vocabulario))
+    probabilidades = torch.softmax(filtrados, dim=-1)  # (vocabulario,)
+    etapas.append(Etapa("softmax", probabilidades, ("vocabulario",), ("02", "03"),
+                        "Las probabilidades del sorteo: ninguna negativa y suman 1.", "vector", None,
+                        {**vocabulario, "probabilidades": True}))
+    generador = torch.Generator().manual_seed(semilla)
+    elegido = int(torch.multinomial(probabilidades.cpu(), 1, generator=generador))  # como `generar`
+    siguiente = tokenizador.caracteres[elegido]
+    etapas.append(Etapa("carácter sorteado", torch.tensor([elegido]), ("1",), ("10",),
+                        "Se sortea un carácter con esas probabilidades y se añade al final del texto.", "sorteo",
+                        None, {"indice": elegido}))
+    return Recorrido(comienzo, caracteres, etapas, logits, probabilidades, siguiente, temperatura, top_k, recortado)
+
+
+def _momentos(normalizada):
+    """Media y desviación típica medias por fila de una tabla normalizada (antes de γ y β)."""
+    return {"media_por_fila": float(normalizada.mean(dim=-1).abs().mean()) + 0.0,
+            "desviacion_por_fila": float(normalizada.std(dim=-1, unbiased=False).mean())}
+
+
+def texto_de_la_etapa(modelo, tokenizador, comienzo, etapa, temperatura=0.8, top_k=10, semilla=0):
+    """Lo que muestra el visualizador en texto: la etapa `etapa` o el motivo por el que no se puede."""
+    try:
+        recorrido = recorrer(modelo, tokenizador, comienzo, temperatura, top_k, semilla)
+    except ValueError as error:
+        return str(error)
+    aviso = (f"(Solo caben {modelo.contexto} caracteres: el modelo lee los últimos.)\n"
+             if recorrido.recortado else "")
+    return aviso + recorrido.describir(etapa)

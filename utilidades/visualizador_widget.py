@@ -1,0 +1,230 @@
+"""Dibujos y widget del visualizador de la lección 11; la lógica (la pasada etapa por etapa) está en `visualizador`.
+
+El widget funciona con ipywidgets 7.7 (Colab) y 8: un cuadro de texto para el comienzo, un selector de etapa, un
+botón «siguiente etapa» y dos mandos del sorteo. Cada control lleva una clase CSS estable (`vis-…`) para que una
+prueba en el navegador lo encuentre.
+"""
+
+import html
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+from matplotlib.colors import LinearSegmentedColormap
+
+from utilidades.graficos import ACENTO, GRIS, TINTA, barras_de_pesos, mapa_de_calor, mapas_de_calor
+from utilidades.paneles import figura_a_png
+from utilidades.visualizador import recorrer, visible
+
+# Negativo en rojo, cero en blanco, positivo en azul tinta: el signo se ve de lejos.
+MAPA_SIGNO = LinearSegmentedColormap.from_list("signo_del_curso", [ACENTO, "#ffffff", TINTA])
+
+
+def _etiquetas(recorrido):
+    return [visible(c) for c in recorrido.caracteres]
+
+
+def _dibujar_fichas(ax, recorrido, con_indices):
+    """Una ficha por carácter (y su índice debajo, si se pide)."""
+    caracteres = _etiquetas(recorrido)
+    for j, c in enumerate(caracteres):
+        ax.add_patch(plt.Rectangle((j + 0.05, 0.05), 0.9, 0.9, facecolor="#eef1f7", edgecolor=TINTA, lw=1.5))
+        ax.text(j + 0.5, 0.5, c, ha="center", va="center", fontsize=20, color=TINTA)
+        if con_indices:
+            ax.text(j + 0.5, -0.35, str(int(recorrido.etapas[1].valor[j])), ha="center", va="center",
+                    fontsize=15, color=ACENTO)
+    ax.set_xlim(0, max(len(caracteres), 4))
+    ax.set_ylim(-0.8 if con_indices else 0, 1.1)
+    ax.set_aspect("equal")
+    ax.axis("off")
+
+
+def _dibujar_matriz(ax, etapa, recorrido):
+    """Tabla (L, n) con una fila por carácter y el signo en color; separa Q, K, V o las cabezas con líneas."""
+    datos = etapa.valor.detach().cpu().double().numpy()
+    tope = float(np.abs(datos).max()) or 1.0
+    imagen = ax.imshow(datos, cmap=MAPA_SIGNO, vmin=-tope, vmax=tope, aspect="auto", interpolation="nearest")
+    ax.set_yticks(range(datos.shape[0]))
+    ax.set_yticklabels(_etiquetas(recorrido))
+    ax.set_xlabel(f"columna (0 a {datos.shape[1] - 1})")
+    ax.set_ylabel("carácter")
+    trozos = 3 if etapa.tipo == "qkv" else etapa.extra.get("trozos")
+    if trozos:
+        ancho = datos.shape[1] // trozos
+        for t in range(1, trozos):
+            ax.axvline(t * ancho - 0.5, color=GRIS, lw=2)
+        nombres = ["Q", "K", "V"] if etapa.tipo == "qkv" else [f"cabeza {t}" for t in range(trozos)]
+        for t, nombre in enumerate(nombres):
+            ax.text((t + 0.5) * ancho - 0.5, -0.9, nombre, ha="center", va="bottom", fontsize=13, color=TINTA)
+    ax.figure.colorbar(imagen, ax=ax, fraction=0.03, pad=0.02)
+
+
+def _dibujar_vector(ax, etapa, recorrido):
+    """Barras de los 10 caracteres con el valor más alto (probabilidades, logits…); el sorteado, en rojo."""
+    valores = etapa.valor.detach().cpu().double()
+    caracteres = etapa.extra.get("vocabulario")
+    if etapa.tipo == "sorteo":
+        valores, caracteres = recorrido.probabilidades.detach().cpu().double(), recorrido.etapas[-2].extra[
+            "vocabulario"]
+    validos = torch.where(torch.isfinite(valores), valores, torch.full_like(valores, -np.inf))
+    mejores = torch.topk(validos, min(10, len(valores)))
+    indices = [i for i, x in zip(mejores.indices.tolist(), mejores.values.tolist()) if np.isfinite(x)]
+    etiquetas = [visible(caracteres[i]) for i in indices]
+    alturas = valores[indices].numpy()
+    if etapa.tipo == "sorteo" or etapa.extra.get("probabilidades"):
+        barras_de_pesos(alturas, etiquetas, ax=ax)
+        ax.set_ylabel("probabilidad")
+        if etapa.tipo == "sorteo":
+            elegido = etapa.extra["indice"]
+            for barra, i in zip(ax.patches, indices):
+                barra.set_color(ACENTO if i == elegido else GRIS)
+    else:
+        ax.bar(range(len(alturas)), alturas, color=[TINTA if x >= 0 else ACENTO for x in alturas])
+        ax.axhline(0, color=GRIS, lw=1)
+        ax.set_xticks(range(len(alturas)))
+        ax.set_xticklabels(etiquetas)
+        ax.set_ylabel("valor")
+    ax.set_xlabel("los caracteres con el valor más alto")
+
+
+def dibujar_etapa(recorrido, indice):
+    """Figura de la etapa `indice` de un `Recorrido`: fichas, tabla de colores, mapas de atención o barras."""
+    etapa = recorrido.etapas[indice]
+    titulo = f"{indice} · {etapa.titulo} · forma {etapa.forma}"
+    L = len(recorrido.caracteres)
+    if etapa.tipo == "atencion":
+        futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+        etiquetas = _etiquetas(recorrido)
+        fig, _ = mapas_de_calor(list(etapa.valor.detach().cpu()), [f"cabeza {h}" for h in range(etapa.forma[0])],
+                                etiquetas, etiquetas, oculto=futuro, columnas_figura=etapa.forma[0])
+        fig.suptitle(titulo, fontsize=15)
+        fig.tight_layout()
+        return fig
+    if etapa.tipo in ("caracteres", "indices"):
+        fig, ax = plt.subplots(figsize=(max(6.0, 0.75 * L + 1), 2.2))
+        _dibujar_fichas(ax, recorrido, etapa.tipo == "indices")
+    elif etapa.tipo in ("matriz", "qkv"):
+        fig, ax = plt.subplots(figsize=(11, max(3.2, 0.32 * L + 1.8)))
+        _dibujar_matriz(ax, etapa, recorrido)
+    else:
+        fig, ax = plt.subplots(figsize=(9, 3.6))
+        _dibujar_vector(ax, etapa, recorrido)
+    ax.set_title(titulo, pad=24 if etapa.tipo == "qkv" or etapa.extra.get("trozos") else 6)
+    return fig
+
+
+def figura_atencion_completa(recorrido):
+    """Todos los bloques y cabezas de un recorrido: una fila por bloque, una columna por cabeza (causal)."""
+    mapas = [e for e in recorrido.etapas if e.tipo == "atencion"]
+    cabezas = mapas[0].forma[0]
+    L = len(recorrido.caracteres)
+    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+    etiquetas = _etiquetas(recorrido)
+    matrices = [m.valor[h].detach().cpu() for m in mapas for h in range(cabezas)]
+    titulos = [f"bloque {m.bloque} · cabeza {h}" for m in mapas for h in range(cabezas)]
+    fig, ejes = mapas_de_calor(matrices, titulos, etiquetas, etiquetas, oculto=futuro, columnas_figura=cabezas)
+    fig.suptitle(f"«{''.join(recorrido.caracteres)}»: fila = carácter que mira (consulta), "
+                 f"columna = carácter mirado (clave)", fontsize=15)
+    fig.tight_layout()
+    return fig, ejes
+
+
+def figura_una_cabeza(recorrido, bloque, cabeza):
+    """Una sola cabeza de cerca, con el peso escrito en cada celda."""
+    mapas = [e for e in recorrido.etapas if e.tipo == "atencion"]
+    if not 0 <= bloque < len(mapas):
+        raise ValueError(f"El modelo tiene {len(mapas)} bloques (0 a {len(mapas) - 1}); pediste el {bloque}.")
+    cabezas = mapas[bloque].forma[0]
+    if not 0 <= cabeza < cabezas:
+        raise ValueError(f"Cada bloque tiene {cabezas} cabezas (0 a {cabezas - 1}); pediste la {cabeza}.")
+    L = len(recorrido.caracteres)
+    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+    etiquetas = _etiquetas(recorrido)
+    return mapa_de_calor(mapas[bloque].valor[cabeza].detach().cpu(), etiquetas, etiquetas, valores=True,
+                         oculto=futuro, titulo=f"bloque {bloque} · cabeza {cabeza}",
+                         etiqueta_filas="carácter que mira (consulta)", etiqueta_columnas="carácter mirado (clave)")
+
+
+class VisualizadorTransformer(widgets.VBox):
+    """Widget: escribe un comienzo y recorre la pasada del mini-GPT etapa a etapa.
+
+    Con el botón «siguiente etapa» se avanza; en la última etapa, el botón añade el carácter sorteado al comienzo y
+    vuelve a la primera. `texto_plano` guarda lo que muestra el texto, para leerlo desde Python.
+    """
+
+    def __init__(self, modelo, tokenizador, comienzo="El modelo ", temperatura=0.8, top_k=10, semilla=0):
+        self.modelo, self.tokenizador, self.semilla = modelo, tokenizador, semilla
+        self.recorrido = None
+        self.texto_plano = ""
+        self._quieto = False  # True mientras cambiamos varios controles a la vez
+        self.comienzo = widgets.Text(value=comienzo, description="comienzo", continuous_update=False)
+        self.temperatura = widgets.FloatSlider(value=temperatura, min=0.1, max=2.0, step=0.1,
+                                               description="temperatura")
+        self.top_k = widgets.IntSlider(value=top_k or 0, min=0, max=len(tokenizador), description="top-k")
+        etapas = recorrer(modelo, tokenizador, "a").etapas  # los títulos solo dependen del modelo
+        opciones = [(f"{i} · {e.titulo}", i) for i, e in enumerate(etapas)]
+        self.etapa = widgets.Dropdown(options=opciones, value=0, description="etapa")
+        self.siguiente = widgets.Button(description="siguiente etapa", button_style="primary")
+        self.texto = widgets.HTML()
+        self.imagen = widgets.Image(format="png")
+        for control, clase in ((self.comienzo, "vis-prompt"), (self.etapa, "vis-etapa"),
+                               (self.siguiente, "vis-siguiente"), (self.temperatura, "vis-temperatura"),
+                               (self.top_k, "vis-top-k"), (self.texto, "vis-texto"), (self.imagen, "vis-imagen")):
+            control.add_class(clase)
+        for control in (self.comienzo, self.temperatura, self.top_k, self.etapa):
+            control.observe(self.actualizar, names="value")
+        self.siguiente.on_click(self.avanzar)
+        super().__init__([widgets.HBox([self.comienzo, self.etapa, self.siguiente]),
+                          widgets.HBox([self.temperatura, self.top_k]), self.texto, self.imagen])
+        self.actualizar()
+
+    @property
+    def ultima(self):
+        """Índice de la última etapa (el carácter sorteado)."""
+        return len(self.etapa.options) - 1
+
+    def avanzar(self, _boton=None):
+        """Pasa a la etapa siguiente; desde la última, añade el carácter sorteado y vuelve a empezar."""
+        if self.etapa.value < self.ultima:
+            self.etapa.value += 1
+            return
+        if self.recorrido is None:  # un comienzo no válido: no hay carácter que añadir
+            return
+        self._quieto = True
+        try:
+            self.comienzo.value += self.recorrido.siguiente
+            self.etapa.value = 0
+        finally:
+            self._quieto = False
+        self.actualizar()
+
+    def actualizar(self, _cambio=None):
+        """Recalcula la pasada con los valores de los controles y muestra el texto y la figura de la etapa."""
+        if self._quieto:
+            return
+        try:
+            self.recorrido = recorrer(self.modelo, self.tokenizador, self.comienzo.value, self.temperatura.value,
+                                      self.top_k.value or None, self.semilla)
+        except ValueError as error:
+            self.recorrido = None
+            self.texto_plano = str(error)
+            fig, ax = plt.subplots(figsize=(6, 1))
+            ax.axis("off")
+        else:
+            aviso = (f"(Solo caben {self.modelo.contexto} caracteres: el modelo lee los últimos.)\n"
+                     if self.recorrido.recortado else "")
+            self.texto_plano = aviso + self.recorrido.describir(self.etapa.value)
+            fig = dibujar_etapa(self.recorrido, self.etapa.value)
+        self.texto.value = f"<pre style='font-size: 14px; white-space: pre-wrap'>{html.escape(self.texto_plano)}</pre>"
+        self.imagen.value = figura_a_png(fig)
+
+    def __repr__(self):
+        if self.recorrido is None:
+            estado = self.texto_plano
+        else:
+            etapa = self.recorrido.etapas[self.etapa.value]
+            estado = (f"Comienzo «{self.comienzo.value}», etapa {self.etapa.value} de {self.ultima} "
+                      f"({etapa.titulo}); al final sale «{visible(self.recorrido.siguiente)}».")
+        return (f"Visualizador del transformer: ejecuta la celda para usarlo (cambia el comienzo, elige una etapa o "
+                f"pulsa «siguiente etapa»). {estado}")

@@ -143,7 +143,7 @@ def main(argumentos):
     for ruta in rutas or cuadernos(incluir_soluciones=False):
         destino = escribir_html(ruta)
         print(f"{destino.relative_to(RAIZ)}")
-    print(f"Ábrelas en el navegador (reveal.js se carga de internet la primera vez). Carpeta: {CARPETA}")
+    print(f"Ábrelas en un navegador con conexión (reveal.js y MathJax se cargan de internet). Carpeta: {CARPETA}")
     return 0
 
 

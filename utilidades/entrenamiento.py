@@ -22,37 +22,40 @@ def exactitud_secuencias(logits, objetivos):
 
 
 @torch.no_grad()
-def evaluar(modelo, entradas, objetivos, funcion_perdida, tam_lote=1000):
+def evaluar(modelo, entradas, objetivos, funcion_perdida, tamano_lote=1000):
     """Devuelve {'perdida', 'exactitud'} (y 'secuencias' si cada objetivo es una secuencia) sin entrenar."""
     modelo.eval()
     dispositivo = next(modelo.parameters()).device
-    logits = torch.cat([modelo(entradas[i:i + tam_lote].to(dispositivo)).cpu()
-                        for i in range(0, len(entradas), tam_lote)])
+    logits = torch.cat([modelo(entradas[i:i + tamano_lote].to(dispositivo)).cpu()
+                        for i in range(0, len(entradas), tamano_lote)])
     resultado = {"perdida": funcion_perdida(logits, objetivos).item(), "exactitud": exactitud(logits, objetivos)}
     if objetivos.dim() == 2:
         resultado["secuencias"] = exactitud_secuencias(logits, objetivos)
     return resultado
 
 
-def entrenar(modelo, entradas, objetivos, funcion_perdida, *, validacion=None, epocas=2, tam_lote=64, lr=1e-3,
-             semilla=0, informe_cada=100, mostrar=True, coseno=False):
-    """Entrena con Adam y lotes barajados; imprime el progreso por tramos y devuelve el historial (dict de listas).
+def entrenar(modelo, entradas, objetivos, funcion_perdida, *, validacion=None, epocas=2, tamano_lote=64, lr=1e-3,
+             semilla=0, informe_cada=100, informe_epocas=1, mostrar=True, coseno=False):
+    """Entrena con Adam y lotes barajados; imprime el progreso y devuelve el historial (dict de listas).
 
-    Con `coseno=True` la tasa de aprendizaje baja suavemente (medio coseno) desde `lr` hasta 0 en el último paso.
+    Guarda la pérdida de cada paso (`perdida_paso`) y su media por tramos de `informe_cada` pasos (`perdida`),
+    que imprime; al final de cada época mide `validacion` y lo imprime cada `informe_epocas` épocas (y en la
+    última). Con `coseno=True` la tasa de aprendizaje baja suavemente (medio coseno) desde `lr` hasta 0.
     """
     if len(entradas) != len(objetivos):
         raise ValueError(
             f"Hay {len(entradas)} entradas y {len(objetivos)} objetivos: cada entrada necesita su objetivo."
         )
-    if epocas < 1 or tam_lote < 1:
-        raise ValueError(f"epocas y tam_lote deben ser ≥ 1, pero son {epocas} y {tam_lote}.")
+    if epocas < 1 or tamano_lote < 1 or informe_epocas < 1:
+        raise ValueError(f"epocas, tamano_lote e informe_epocas deben ser ≥ 1, pero son {epocas}, {tamano_lote} "
+                         f"e {informe_epocas}.")
     dispositivo = next(modelo.parameters()).device
     optimizador = torch.optim.Adam(modelo.parameters(), lr=lr)
     generador = torch.Generator().manual_seed(semilla)  # el mismo orden de lotes en cada ejecución
-    pasos_por_epoca = (len(entradas) + tam_lote - 1) // tam_lote
+    pasos_por_epoca = (len(entradas) + tamano_lote - 1) // tamano_lote
     if coseno:
         programa = torch.optim.lr_scheduler.CosineAnnealingLR(optimizador, T_max=epocas * pasos_por_epoca)
-    historial = {"paso": [], "perdida": [], "epoca": [], "perdida_epoca": [],
+    historial = {"perdida_paso": [], "paso": [], "perdida": [], "epoca": [], "perdida_epoca": [],
                  "val_perdida": [], "val_exactitud": [], "val_secuencias": []}
     inicio = time.perf_counter()
     paso = 0
@@ -60,8 +63,9 @@ def entrenar(modelo, entradas, objetivos, funcion_perdida, *, validacion=None, e
         modelo.train()
         orden = torch.randperm(len(entradas), generator=generador)
         tramo, suma_epoca = [], 0.0
-        for i in range(0, len(entradas), tam_lote):
-            indices = orden[i:i + tam_lote]
+        for i in range(0, len(entradas), tamano_lote):
+            # Lo esencial del bucle: un lote, la pérdida, los gradientes y un paso de Adam.
+            indices = orden[i:i + tamano_lote]
             x, y = entradas[indices].to(dispositivo), objetivos[indices].to(dispositivo)
             perdida = funcion_perdida(modelo(x), y)
             optimizador.zero_grad()
@@ -69,24 +73,30 @@ def entrenar(modelo, entradas, objetivos, funcion_perdida, *, validacion=None, e
             optimizador.step()
             if coseno:
                 programa.step()
+            # Lo demás es contabilidad: anotar y avisar del progreso.
             paso += 1
+            historial["perdida_paso"].append(perdida.item())
             tramo.append(perdida.item())
             suma_epoca += perdida.item()
-            if paso % informe_cada == 0 or i + tam_lote >= len(entradas):
+            if (informe_cada and paso % informe_cada == 0) or i + tamano_lote >= len(entradas):
                 historial["paso"].append(paso)
                 historial["perdida"].append(sum(tramo) / len(tramo))
-                if mostrar:
+                tramo = []
+                if mostrar and informe_cada and paso % informe_cada == 0:
                     print(f"época {epoca} · paso {paso:5d} ({paso - (epoca - 1) * pasos_por_epoca}/{pasos_por_epoca})"
                           f" · pérdida {historial['perdida'][-1]:.3f} · {time.perf_counter() - inicio:.1f} s (medido)")
-                tramo = []
         historial["epoca"].append(epoca)
         historial["perdida_epoca"].append(suma_epoca / pasos_por_epoca)
+        avisar = mostrar and (epoca % informe_epocas == 0 or epoca == epocas)
+        if avisar:
+            print(f"época {epoca} terminada · pérdida media {historial['perdida_epoca'][-1]:.3f} · "
+                  f"{time.perf_counter() - inicio:.1f} s (medido)")
         if validacion is not None:
             medida = evaluar(modelo, *validacion, funcion_perdida)
             historial["val_perdida"].append(medida["perdida"])
             historial["val_exactitud"].append(medida["exactitud"])
             historial["val_secuencias"].append(medida.get("secuencias"))
-            if mostrar:
+            if avisar:
                 texto = f"  validación tras la época {epoca}: pérdida {medida['perdida']:.3f} · " \
                         f"exactitud {100 * medida['exactitud']:.1f} %"
                 if "secuencias" in medida:

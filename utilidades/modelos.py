@@ -10,26 +10,31 @@ from utilidades.vision import parches
 class TransformerJuguete(nn.Module):
     """Codificador diminuto: dígitos (lote, L) -> logits (lote, L, vocabulario), uno por posición."""
 
-    def __init__(self, vocabulario=10, largo=8, d_modelo=32, cabezas=2, d_mlp=128, posiciones=True):
+    def __init__(self, vocabulario=10, contexto=8, d_modelo=32, cabezas=2, d_mlp=128, posiciones=True):
         super().__init__()
         self.vocabulario = vocabulario
-        self.largo = largo
+        self.contexto = contexto  # cuántas posiciones sabe leer como mucho
         self.embedding = nn.Embedding(vocabulario, d_modelo)  # un vector por dígito
-        self.posiciones = nn.Embedding(largo, d_modelo) if posiciones else None  # un vector por posición
+        self.posiciones = nn.Embedding(contexto, d_modelo) if posiciones else None  # un vector por posición
         self.bloque = BloqueTransformer(d_modelo, cabezas, d_mlp)
         self.norma = nn.LayerNorm(d_modelo)
         self.salida = nn.Linear(d_modelo, vocabulario)  # 10 puntuaciones (logits) por posición
 
     def forward(self, x):
-        if not isinstance(x, torch.Tensor) or x.dim() != 2 or x.dtype != torch.long:
+        if not isinstance(x, torch.Tensor) or x.dim() != 2:
             raise ValueError(
-                "La entrada deben ser enteros (lote, L) de tipo torch.long, por ejemplo torch.tensor([[4, 9, 3]]); "
-                f"recibí {tuple(x.shape) if isinstance(x, torch.Tensor) else type(x).__name__}."
+                "La entrada deben ser enteros de forma (lote, L), por ejemplo torch.tensor([[4, 9, 3]]); recibí "
+                f"{'forma ' + str(tuple(x.shape)) if isinstance(x, torch.Tensor) else type(x).__name__}. "
+                "Para una sola secuencia usa x.unsqueeze(0)."
             )
-        if x.shape[1] > self.largo:
-            raise ValueError(f"Las secuencias tienen {x.shape[1]} posiciones y el modelo sabe hasta {self.largo}.")
-        if x.numel() and (x.min() < 0 or x.max() >= self.vocabulario):
-            raise ValueError(f"Los símbolos deben ir de 0 a {self.vocabulario - 1}, pero hay un {int(x.max())}.")
+        if x.dtype != torch.long:
+            raise ValueError(f"La entrada debe ser de tipo torch.long (enteros de 64 bits), pero es {x.dtype}: "
+                             f"conviértela con x.long().")
+        if x.shape[1] > self.contexto:
+            raise ValueError(f"Las secuencias tienen {x.shape[1]} posiciones y el modelo sabe hasta {self.contexto}.")
+        fuera = x[(x < 0) | (x >= self.vocabulario)]
+        if fuera.numel():
+            raise ValueError(f"Los símbolos deben ir de 0 a {self.vocabulario - 1}, pero hay un {int(fuera[0])}.")
         h = self.embedding(x)  # (lote, L, d_modelo)
         if self.posiciones is not None:
             h = h + self.posiciones(torch.arange(x.shape[1], device=x.device))  # (L, d_modelo) se suma a cada frase
@@ -57,7 +62,7 @@ class ViTDiminuto(nn.Module):
         self.posiciones = nn.Parameter(0.02 * torch.randn(1, n_parches + 1, d_modelo))  # [CLS] + parches
         self.bloques = nn.ModuleList(BloqueTransformer(d_modelo, cabezas, d_mlp) for _ in range(bloques))
         self.norma = nn.LayerNorm(d_modelo)
-        self.cabeza = nn.Linear(d_modelo, clases)
+        self.clasificador = nn.Linear(d_modelo, clases)  # una puntuación por clase
 
     def representar(self, imagenes):
         """Devuelve los vectores de salida del último bloque: (lote, 1 + parches, d_modelo); el 0 es [CLS]."""
@@ -76,4 +81,4 @@ class ViTDiminuto(nn.Module):
         return x
 
     def forward(self, imagenes):
-        return self.cabeza(self.norma(self.representar(imagenes)[:, 0]))  # (lote, clases), solo desde [CLS]
+        return self.clasificador(self.norma(self.representar(imagenes)[:, 0]))  # (lote, clases), solo desde [CLS]

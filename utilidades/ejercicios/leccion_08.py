@@ -2,7 +2,17 @@
 
 import torch
 
-from utilidades.ejercicios import bien, ejercicio, pista
+from utilidades.ejercicios import (
+    a_numpy,
+    bien,
+    ejercicio,
+    entero,
+    exigir_entero,
+    exigir_funcion,
+    exigir_numero,
+    llamar,
+    pista,
+)
 
 
 def _aciertos_por_posicion_referencia(logits, objetivos):
@@ -11,18 +21,14 @@ def _aciertos_por_posicion_referencia(logits, objetivos):
 
 @ejercicio("08.1")
 def _aciertos_por_posicion(funcion):
-    if not callable(funcion):
-        return pista("la respuesta es una función: completa `aciertos_por_posicion` y pásala sin paréntesis.")
+    exigir_funcion(funcion, "comprobar('08.1', aciertos_por_posicion)")
     generador = torch.Generator().manual_seed(8)
     for lote, largo, clases in ((5, 8, 10), (3, 4, 7), (1, 6, 3)):
         logits = torch.randn(lote, largo, clases, generator=generador)
         objetivos = torch.randint(0, clases, (lote, largo), generator=generador)
         objetivos[0] = logits[0].argmax(-1)  # que haya algún acierto
         esperado = _aciertos_por_posicion_referencia(logits, objetivos)
-        obtenido = funcion(logits.clone(), objetivos.clone())
-        if obtenido is None:
-            return pista("tu función no devuelve nada: falta el `return`.")
-        obtenido = torch.as_tensor(obtenido, dtype=torch.float32)
+        obtenido = torch.as_tensor(llamar(funcion, logits.clone(), objetivos.clone(), tipo=None), dtype=torch.float32)
         if obtenido.shape != esperado.shape:
             return pista(
                 f"con logits {tuple(logits.shape)} devolviste forma {tuple(obtenido.shape)} y se esperaba "
@@ -35,39 +41,64 @@ def _aciertos_por_posicion(funcion):
 
 
 @ejercicio("08.2")
-def _parametros_ocho_cabezas(respuesta):
-    if not isinstance(respuesta, (int, float)) or isinstance(respuesta, bool):
-        return pista("responde con un número entero de parámetros.")
-    if respuesta == 13_674:
-        return bien("Las cabezas reparten el vector en trozos; las matrices siguen siendo de 32 × 32.")
-    return pista("¿cambia el tamaño de alguna matriz de `AtencionMulticabeza` al cambiar `cabezas`? Mira `qkv` y "
-                 "`salida` y cuenta de nuevo.")
+def _secuencias_con_95_por_ciento(respuesta):
+    """Fracción de secuencias de 8 acertadas enteras si cada dígito se acierta con probabilidad 0.95, independiente."""
+    valor = exigir_numero(respuesta, "un solo número entre 0 y 1 (una fracción, no un porcentaje)")
+    esperado = 0.95**8
+    if abs(valor - esperado) < 0.005:
+        return bien("Un 95 % por dígito parece mucho, pero deja fuera una de cada tres secuencias: por eso medimos las "
+                    "dos exactitudes.")
+    if abs(valor - 100 * esperado) < 0.5:
+        return pista("da una fracción entre 0 y 1, no un porcentaje.")
+    errores = [
+        (0.95, "esa es la exactitud de un solo dígito; la secuencia necesita acertar los 8 a la vez."),
+        (0.95 * 8, "las probabilidades de sucesos independientes que deben ocurrir todos se multiplican, no se suman."),
+        (1 - 8 * 0.05, "restar 8 veces el 5 % de fallo es solo una aproximación: multiplica las probabilidades de "
+                       "acertar cada dígito."),
+        (0.95**7, "cuenta los dígitos de la secuencia: son 8 aciertos seguidos."),
+        (0.05**8, "esa es la probabilidad de fallar los 8 dígitos; se pide la de acertarlos todos."),
+    ]
+    for valor_erroneo, texto in errores:
+        if abs(valor - valor_erroneo) < 0.005:
+            return pista(texto)
+    return pista("la secuencia sale perfecta solo si acierta el dígito 1 y el 2 y … y el 8; con aciertos "
+                 "independientes, esas probabilidades se multiplican.")
 
 
 @ejercicio("08.3")
-def _parametros_largo_doce(respuesta):
-    if not isinstance(respuesta, (int, float)) or isinstance(respuesta, bool):
-        return pista("responde con un número entero de parámetros.")
-    if respuesta == 13_674 + 4 * 32:
+def _parametros_contexto_doce(respuesta):
+    """Parámetros de TransformerJuguete(contexto=12)."""
+    valor = exigir_entero(respuesta, "un número entero de parámetros")
+    if valor == 13_674 + 4 * 32:
         return bien("Solo crece la tabla de posiciones: 4 filas más de 32 números.")
-    if respuesta == 13_674:
+    if valor == 13_674:
         return pista("casi: hay una pieza del modelo que tiene una fila por posición.")
-    return pista("parte de 13 674 y piensa qué tabla tiene una fila por cada posición; el resto no depende del largo.")
+    if valor == 13_674 + 12 * 32:
+        return pista("la tabla de 8 posiciones ya está contada en el total de la lección: suma solo las filas nuevas.")
+    if valor == 13_674 + 4 * 32 * 2:
+        return pista("la tabla de posiciones tiene una fila de d_modelo números por posición, sin sesgo.")
+    return pista("parte del total de la lección y piensa qué tabla tiene una fila por cada posición; el resto del "
+                 "modelo no depende del contexto.")
 
 
 @ejercicio("08.4")
 def _posiciones_rotacion(respuesta):
-    try:
-        lista = [int(v) for v in respuesta]
-    except (TypeError, ValueError):
+    valores = a_numpy(respuesta)
+    if valores is None or valores.ndim != 1:
         return pista("responde con una lista de 8 enteros, uno por posición de salida.")
-    if len(lista) != 8:
-        return pista(f"tu lista tiene {len(lista)} números y hacen falta 8, uno por posición de salida.")
+    if len(valores) != 8:
+        return pista(f"tu lista tiene {len(valores)} números y hacen falta 8, uno por posición de salida.")
+    lista = [entero(v) for v in valores]
+    if None in lista:
+        return pista("cada elemento es una posición: un número entero de 0 a 7.")
     if lista == [1, 2, 3, 4, 5, 6, 7, 0]:
         return bien("La salida i copia la entrada i + 1: una diagonal desplazada, y la última da la vuelta al 0.")
     if lista == [7, 0, 1, 2, 3, 4, 5, 6]:
         return pista("esa es la rotación hacia el otro lado. En el ejemplo, la salida 0 es 9: ¿en qué posición de la "
                      "entrada está ese 9?")
+    if lista == [7, 6, 5, 4, 3, 2, 1, 0]:
+        return pista("esa es la antidiagonal de invertir; la tarea ahora es rotar. Busca en el ejemplo dónde está, en "
+                     "la entrada, cada dígito de la salida.")
     return pista("mira el ejemplo: la salida 0 es 9 y la salida 7 es 4. ¿En qué posiciones de la entrada están?")
 
 

@@ -207,9 +207,18 @@ def preparar_entorno(desarrollo=False, entorno=ENTORNO):
         entorno.parent.mkdir(parents=True, exist_ok=True)
         comprobar_espacio(entorno.parent)
         crear_entorno(entorno)
+    try:
+        plan = plan_de_instalacion(desarrollo=desarrollo)
+    except ValueError as error:
+        sys.exit(str(error))
+    pedido = os.environ.get(VARIABLE_TORCH, "").strip().lower() or "cpu"
+    if not primera and huellas.get("torch", "cpu") != pedido:
+        # pip no cambia una compilación de torch por otra de la misma versión: se quita la que hay.
+        print(f"Cambiando la compilación de torch ({huellas.get('torch', 'cpu')} → {pedido}) …", flush=True)
+        _ejecutar([python, "-m", "pip", "uninstall", "--yes", "--quiet", "torch"])
     que = "lo del estudiante y las herramientas de quien contribuye" if desarrollo else "lo que necesita el curso"
     print(f"Instalando {que}; la primera vez tarda unos minutos …", flush=True)
-    for descripcion, argumentos, opcional in plan_de_instalacion(desarrollo=desarrollo):
+    for descripcion, argumentos, opcional in plan:
         print(f"· {descripcion}", flush=True)
         if _ejecutar([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *argumentos]) != 0:
             if opcional:
@@ -217,6 +226,7 @@ def preparar_entorno(desarrollo=False, entorno=ENTORNO):
                 continue
             sys.exit(_diagnostico())
     huellas[nivel] = huella
+    huellas["torch"] = pedido
     if desarrollo:
         huellas["estudiante"] = _huella(False)  # el de desarrollo incluye el del estudiante
     sello.write_text(json.dumps(huellas, indent=1))

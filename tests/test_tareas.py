@@ -178,7 +178,7 @@ def test_instalacion_sigue_el_plan_y_guarda_el_sello(monkeypatch, tmp_path, caps
     tareas.preparar_entorno(desarrollo=False, entorno=entorno)
     assert [o[o.index("install") + 1:][-1] for o in registro.ordenes] == ["torch==2.13.0", "requirements.txt", "."]
     sello = json.loads((entorno / "instalado.json").read_text())
-    assert set(sello) == {"estudiante"}
+    assert set(sello) == {"estudiante", "torch"} and sello["torch"] == "cpu"
     assert re.search(r"Entorno listo en \d+\.\d min; \.venv ocupa \d+\.\d\d GB", capsys.readouterr().out)
     tareas.preparar_entorno(desarrollo=False, entorno=entorno)
     assert len(registro.ordenes) == 3, "con el sello al día no se reinstala nada"
@@ -194,6 +194,27 @@ def test_indice_de_pytorch_caido_no_detiene_la_instalacion(monkeypatch, tmp_path
     tareas.preparar_entorno(entorno=_entorno_falso(tmp_path))
     assert len(registro.ordenes) == 3
     assert "sigo con el índice por defecto" in capsys.readouterr().out
+
+
+def test_cambiar_a_cuda_quita_antes_el_torch_de_cpu(monkeypatch, tmp_path):
+    monkeypatch.setattr(tareas.platform, "system", lambda: "Linux")
+    registro = _Registro()
+    monkeypatch.setattr(tareas, "_ejecutar", registro)
+    entorno = _entorno_falso(tmp_path)
+    monkeypatch.setenv(tareas.VARIABLE_TORCH, "")
+    tareas.preparar_entorno(entorno=entorno)
+    assert not any("uninstall" in o for o in registro.ordenes)
+    monkeypatch.setenv(tareas.VARIABLE_TORCH, "cuda")
+    tareas.preparar_entorno(entorno=entorno)
+    assert registro.ordenes[3][-4:] == ["uninstall", "--yes", "--quiet", "torch"]
+    assert json.loads((entorno / "instalado.json").read_text())["torch"] == "cuda"
+
+
+def test_variable_no_valida_al_instalar_sale_con_el_mensaje(monkeypatch, tmp_path):
+    monkeypatch.setenv(tareas.VARIABLE_TORCH, "rocm")
+    monkeypatch.setattr(tareas, "_ejecutar", _Registro())
+    with pytest.raises(SystemExit, match="CURSO_TORCH='rocm' no es válido"):
+        tareas.preparar_entorno(entorno=_entorno_falso(tmp_path))
 
 
 def test_pip_falla_y_explica(monkeypatch, tmp_path):

@@ -4,6 +4,9 @@
 Para estudiar:
     python3 tareas.py abrir         instala lo necesario (la primera vez) y abre el curso en JupyterLab
 
+Para enseñar:
+    python3 tareas.py corregir [--csv NOTAS.csv] ENTREGA.ipynb ...   ejecuta cada entrega y resume sus ejercicios
+
 Para contribuir:
     python3 tareas.py pruebas       instala además las herramientas de prueba y Chromium, y ejecuta todas las pruebas
     python3 tareas.py perturbadas   las pruebas tres veces: normal, con 1 hilo y con otra CPU (avx2)
@@ -348,6 +351,11 @@ def diapositivas(argumentos):
     return _en_entorno(["-m", "herramientas.diapositivas", "html", *argumentos])
 
 
+def corregir(argumentos):
+    """Corrige entregas: ejecuta cada cuaderno entregado y resume sus ejercicios (ver herramientas/corregir.py)."""
+    return _en_entorno(["-m", "herramientas.corregir", *argumentos])
+
+
 def plan(_argumentos):
     """Muestra el plan de instalación de esta máquina sin instalar nada."""
     for desarrollo in (False, True):
@@ -358,8 +366,9 @@ def plan(_argumentos):
 
 
 TAREAS = {"abrir": abrir, "pruebas": pruebas, "perturbadas": perturbadas, "salidas": salidas, "banco": banco,
-          "colab": colab, "enlaces": enlaces, "diapositivas": diapositivas, "plan": plan}
-SOLO_ESTUDIANTE = {"abrir", "plan"}  # `abrir` no instala las herramientas de quien contribuye; `plan` nada
+          "colab": colab, "enlaces": enlaces, "diapositivas": diapositivas, "corregir": corregir, "plan": plan}
+# Las de quien estudia o enseña no instalan las herramientas de quien contribuye (`plan` no instala nada).
+SOLO_ESTUDIANTE = {"abrir", "corregir", "plan"}
 
 
 def main(argv=None):

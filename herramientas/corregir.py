@@ -1,6 +1,6 @@
 """Corrige entregas: ejecuta cada cuaderno entregado en un kernel nuevo y resume sus ejercicios.
 
-Uso: .venv/bin/python -m herramientas.corregir [--csv NOTAS.csv] ENTREGA.ipynb [...]
+Uso: python3 tareas.py corregir [--csv NOTAS.csv] ENTREGA.ipynb [...]
 
 Cada cuaderno se ejecuta de principio a fin desde la carpeta notebooks/ del curso (así su celda de preparación
 encuentra el código del curso aunque la entrega esté en otra carpeta), sin detenerse en los errores. De sus

@@ -144,6 +144,16 @@ def test_sin_red_lo_dice(monkeypatch):
     assert "No hay conexión" in tareas._diagnostico()
 
 
+def test_corregir_no_instala_las_herramientas_de_quien_contribuye(monkeypatch):
+    niveles = []
+    monkeypatch.setattr(tareas, "preparar_entorno", lambda desarrollo=False: niveles.append(desarrollo))
+    monkeypatch.setattr(tareas, "_en_entorno", lambda argumentos, extra=None: 0)
+    for tarea in ("abrir", "corregir", "salidas"):
+        with pytest.raises(SystemExit):
+            tareas.main([tarea, "--forzar"])
+    assert niveles == [False, False, True]
+
+
 def test_tarea_desconocida(capsys):
     with pytest.raises(SystemExit, match="No conozco la tarea «abrr»"):
         tareas.main(["abrr"])

@@ -38,7 +38,7 @@ def test_el_juguete_es_embeddings_mas_bloque_mas_salida():
     torch.manual_seed(0)
     modelo = TransformerJuguete().eval()
     x = torch.randint(0, 10, (4, 8))
-    h = modelo.embedding(x) + modelo.posiciones.weight  # (4, 8, 32)
+    h = modelo.tokens(x) + modelo.posiciones.weight  # (4, 8, 32)
     esperado = modelo.salida(modelo.norma(modelo.bloque(h)))
     torch.testing.assert_close(modelo(x), esperado)
     assert isinstance(modelo.bloque, BloqueTransformer)

@@ -14,7 +14,7 @@ class TransformerJuguete(nn.Module):
         super().__init__()
         self.vocabulario = vocabulario
         self.contexto = contexto  # cuántas posiciones sabe leer como mucho
-        self.embedding = nn.Embedding(vocabulario, d_modelo)  # un vector por dígito
+        self.tokens = nn.Embedding(vocabulario, d_modelo)  # un vector por símbolo (aquí, por dígito)
         self.posiciones = nn.Embedding(contexto, d_modelo) if posiciones else None  # un vector por posición
         self.bloque = BloqueTransformer(d_modelo, cabezas, d_mlp)
         self.norma = nn.LayerNorm(d_modelo)
@@ -35,7 +35,7 @@ class TransformerJuguete(nn.Module):
         fuera = x[(x < 0) | (x >= self.vocabulario)]
         if fuera.numel():
             raise ValueError(f"Los símbolos deben ir de 0 a {self.vocabulario - 1}, pero hay un {int(fuera[0])}.")
-        h = self.embedding(x)  # (lote, L, d_modelo)
+        h = self.tokens(x)  # (lote, L, d_modelo)
         if self.posiciones is not None:
             h = h + self.posiciones(torch.arange(x.shape[1], device=x.device))  # (L, d_modelo) se suma a cada frase
         h = self.bloque(h)  # (lote, L, d_modelo)

@@ -448,3 +448,65 @@ def _probar_leccion(navegador, url, leccion, interfaz, ejecutar):
 
         estudiante_en_la_actividad(pagina, pagina.locator(".aqm-raiz").first, CAPTURAS, visita.prefijo)
         assert not fallos_js, f"{visita.nombre}: errores de JavaScript al usar la actividad:\n" + "\n".join(fallos_js)
+    if leccion.name.startswith("11_"):
+        _estudiante_en_el_visualizador(visita)
+        assert not fallos_js, f"{visita.nombre}: errores de JavaScript en el visualizador:\n" + "\n".join(fallos_js)
+
+
+# --- Lección 11: un estudiante recorre la pasada del mini-GPT ------------------------------------------
+
+
+def _texto_visible(localizador):
+    """El texto de un elemento, o "" si aún no está (el widget se redibuja con cada respuesta del kernel)."""
+    try:
+        return localizador.text_content(timeout=2000) or ""
+    except Exception:
+        return ""
+
+
+def _esperar_texto(visita, localizador, condicion, descripcion, tiempo=60):
+    """Sondea el texto de `localizador` hasta que cumpla `condicion`; si se agota el plazo, falla con captura."""
+    limite = time.monotonic() + tiempo
+    while True:
+        texto = _texto_visible(localizador)
+        if condicion(texto):
+            return texto
+        if time.monotonic() > limite:
+            visita.fallar(f"el visualizador no llegó a: {descripcion} en {tiempo} s. Se ve: {texto[:300]}",
+                          "_visualizador")
+        visita.pagina.wait_for_timeout(200)
+
+
+def _estudiante_en_el_visualizador(visita):
+    """Escribe un comienzo, avanza etapas con el botón, salta a la última y añade el carácter sorteado."""
+    pagina = visita.pagina
+    raiz = pagina.locator(".vis-texto").first.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
+    raiz.scroll_into_view_if_needed()
+    texto = pagina.locator(".vis-texto").first
+    entrada = pagina.locator(".vis-prompt input").first
+    boton = pagina.locator("button.vis-siguiente, .vis-siguiente button").first
+    etapa = pagina.locator(".vis-etapa select").first
+
+    comienzo = "La atención"
+    entrada.fill(comienzo)
+    entrada.press("Enter")
+    _esperar_texto(visita, texto, lambda t: "Etapa 0 de" in t and "«L» «a» «␣» «a»" in t, "el comienzo escrito")
+    raiz.screenshot(path=str(CAPTURAS / "11_visualizador_1_caracteres.png"))
+    ultima = int(re.search(r"Etapa 0 de (\d+)", _texto_visible(texto)).group(1))
+    for paso in (1, 2):
+        boton.click()
+        _esperar_texto(visita, texto, lambda t, paso=paso: f"Etapa {paso} de {ultima}" in t, f"la etapa {paso}")
+    raiz.screenshot(path=str(CAPTURAS / "11_visualizador_2_etapa_2.png"))
+    etapa.select_option(index=ultima)
+    final = _esperar_texto(visita, texto, lambda t: f"Etapa {ultima} de {ultima}" in t, "la última etapa")
+    raiz.screenshot(path=str(CAPTURAS / "11_visualizador_3_sorteo.png"))
+    boton.click()  # desde la última etapa: añade el carácter sorteado y vuelve a la primera
+    _esperar_texto(visita, texto, lambda t: "Etapa 0 de" in t, "volver a la etapa 0")
+    limite = time.monotonic() + 30
+    while len(entrada.input_value()) != len(comienzo) + 1:
+        if time.monotonic() > limite:
+            visita.fallar(f"el comienzo no creció un carácter: «{entrada.input_value()}» (última etapa: {final[:200]})",
+                          "_visualizador")
+        pagina.wait_for_timeout(200)
+    assert entrada.input_value().startswith(comienzo)
+    raiz.screenshot(path=str(CAPTURAS / "11_visualizador_4_anadido.png"))

@@ -1,79 +1,139 @@
 """Lección 01 en el navegador: un estudiante usa la actividad «¿A quién mira cada palabra?».
 
 `tests/test_navegador.py` llama a `estudiante_en_la_actividad` con la lección ya ejecutada. Todas las esperas
-tienen plazo: se sondea lo visible cada poco tiempo (sin `evaluate` que espere promesas).
+tienen plazo: se sondea lo visible cada poco tiempo (ningún `evaluate` espera promesas) y cada acción de
+playwright lleva su propio plazo. Una espera agotada falla con una captura en `capturas` y lo que se veía.
 """
 
-import re
 import time
 
 import pytest
 
+PLAZO_ACCION = 15_000  # milisegundos de cada clic, movimiento o tecla de playwright
+PLAZO_ESPERA = 30.0  # segundos para que el kernel responda a un gesto
 
-def _leer(actividad):
-    """Lo que ve el estudiante: porcentajes de las barras (None si oculta), frase y palabra elegida."""
-    return actividad.evaluate("""(raiz) => ({
-      porcentajes: Array.from(raiz.querySelectorAll('.aqm-barra .aqm-porcentaje')).map((s) =>
-        s.textContent.includes('%') ? parseInt(s.textContent) : null),
-      frase: raiz.querySelector('.aqm-resumen').textContent,
-      elegida: Number(raiz.querySelector('.aqm-palabra.aqm-elegida').dataset.indice),
-      arcos: Array.from(raiz.querySelectorAll('.aqm-arco')).map((a) =>
-        [Number(a.dataset.indice), Number(a.getAttribute('stroke-width'))]),
-      causal: raiz.querySelector('.aqm-causal').checked,
-    })""")
-
-
-def _esperar(pagina, actividad, condicion, descripcion, tiempo=30.0):
-    """Espera a que lo visible cumpla `condicion` (las respuestas vienen del kernel); devuelve lo visible."""
-    limite = time.monotonic() + tiempo
-    while True:
-        visto = _leer(actividad)
-        if condicion(visto):
-            return visto
-        if time.monotonic() > limite:
-            pytest.fail(f"La actividad no llegó a: {descripcion}. Se ve: {visto}")
-        pagina.wait_for_timeout(100)
-
-
-def _quieto(pagina, actividad, tiempo=10.0):
-    """Espera a que lo visible deje de cambiar (tras un arrastre llegan varias respuestas del kernel)."""
-    limite = time.monotonic() + tiempo
-    antes = _leer(actividad)
-    while True:
-        pagina.wait_for_timeout(400)
-        ahora = _leer(actividad)
-        if ahora == antes or time.monotonic() > limite:
-            return ahora
-        antes = ahora
+LEER = """(raiz) => {
+  const fijada = raiz.querySelector('.aqm-palabra.aqm-fijada');
+  const punta = raiz.querySelector('.aqm-punta-consulta');
+  const coordenadas = raiz.querySelector('.aqm-coordenadas');
+  return {
+    porcentajes: Array.from(raiz.querySelectorAll('.aqm-barra .aqm-porcentaje')).map((s) =>
+      s.textContent.includes('%') ? parseInt(s.textContent) : null),
+    frase: raiz.querySelector('.aqm-resumen').textContent,
+    elegida: Number(raiz.querySelector('.aqm-palabra.aqm-elegida').dataset.indice),
+    fijada: fijada ? Number(fijada.dataset.indice) : null,
+    arcos: Array.from(raiz.querySelectorAll('.aqm-arco')).map((a) =>
+      [Number(a.dataset.indice), Number(a.getAttribute('stroke-width'))]),
+    causal: raiz.querySelector('.aqm-causal').checked,
+    consulta: punta ? [Number(punta.getAttribute('cx')), Number(punta.getAttribute('cy'))] : null,
+    coordenadas: coordenadas ? coordenadas.textContent : '',
+    foco: document.activeElement && raiz.contains(document.activeElement)
+      ? (document.activeElement === raiz ? 'actividad' : (document.activeElement.getAttribute('data-asa')
+         || document.activeElement.getAttribute('data-indice')))
+      : null,
+    vivo: raiz.querySelector('.aqm-resumen').getAttribute('aria-live'),
+  };
+}"""
 
 
-def _caja(elemento, tiempo=10.0):
-    """Caja en pantalla de un elemento del plano, que se redibuja con cada respuesta: reintenta si se soltó."""
-    limite = time.monotonic() + tiempo
-    while True:
-        caja = elemento.bounding_box()
-        if caja is not None or time.monotonic() > limite:
-            assert caja is not None, f"No se encuentra en pantalla: {elemento}"
-            return caja
-        time.sleep(0.1)
+class Estudiante:
+    """Lo que hace y ve un estudiante en la actividad; cada espera con plazo y captura si se agota."""
+
+    def __init__(self, pagina, actividad, capturas, prefijo):
+        self.pagina = pagina
+        self.actividad = actividad
+        self.capturas = capturas
+        self.prefijo = prefijo
+
+    def leer(self):
+        """Lo visible: porcentajes de las barras (None si oculta), frase, elegida, fijada, arcos, coordenadas…"""
+        return self.actividad.evaluate(LEER)
+
+    def captura(self, nombre):
+        self.actividad.screenshot(path=str(self.capturas / f"{self.prefijo}01_actividad_{nombre}.png"),
+                                  timeout=PLAZO_ACCION)
+
+    def fallar(self, mensaje):
+        try:
+            self.pagina.screenshot(path=str(self.capturas / f"{self.prefijo}01_actividad_fallo.png"),
+                                   timeout=PLAZO_ACCION)
+        finally:
+            pytest.fail(mensaje)
+
+    def esperar(self, condicion, descripcion, tiempo=PLAZO_ESPERA):
+        """Espera a que lo visible cumpla `condicion` (las respuestas vienen del kernel); devuelve lo visible."""
+        limite = time.monotonic() + tiempo
+        while True:
+            visto = self.leer()
+            if condicion(visto):
+                return visto
+            if time.monotonic() > limite:
+                self.fallar(f"La actividad no llegó a: {descripcion} (en {tiempo:.0f} s). Se ve: {visto}")
+            self.pagina.wait_for_timeout(100)
+
+    def sigue(self, condicion, descripcion, tiempo=1.5):
+        """Comprueba que lo visible cumple `condicion` durante `tiempo` segundos (que nada cambia de más)."""
+        limite = time.monotonic() + tiempo
+        while time.monotonic() < limite:
+            visto = self.leer()
+            if not condicion(visto):
+                self.fallar(f"Dejó de cumplirse: {descripcion}. Se ve: {visto}")
+            self.pagina.wait_for_timeout(150)
+        return self.leer()
+
+    def quieto(self, tiempo=10.0):
+        """Espera a que lo visible deje de cambiar (tras un arrastre llegan varias respuestas del kernel)."""
+        limite = time.monotonic() + tiempo
+        antes = self.leer()
+        while True:
+            self.pagina.wait_for_timeout(400)
+            ahora = self.leer()
+            if ahora == antes or time.monotonic() > limite:
+                return ahora
+            antes = ahora
+
+    def caja(self, elemento, tiempo=10.0):
+        """Caja en pantalla de un elemento del plano, que se redibuja con cada respuesta: reintenta si se soltó."""
+        limite = time.monotonic() + tiempo
+        while True:
+            caja = elemento.bounding_box(timeout=PLAZO_ACCION)
+            if caja is not None:
+                return caja
+            if time.monotonic() > limite:
+                self.fallar(f"No se encuentra en pantalla: {elemento}")
+            time.sleep(0.1)
+
+    def centro(self, elemento):
+        elemento.scroll_into_view_if_needed(timeout=PLAZO_ACCION)  # un clic fuera de la ventana no llega
+        caja = self.caja(elemento)
+        return caja["x"] + caja["width"] / 2, caja["y"] + caja["height"] / 2
+
+    def punto_del_plano(self, fraccion_x, fraccion_y):
+        plano = self.caja(self.actividad.locator(".aqm-fondo"))
+        return plano["x"] + plano["width"] * fraccion_x, plano["y"] + plano["height"] * fraccion_y
+
+    def arrastrar_desde(self, x, y, fraccion_x, fraccion_y, antes, descripcion):
+        """Arrastra desde el punto (x, y) de la pantalla hasta un punto del plano y espera barras nuevas."""
+        self.pagina.mouse.move(x, y)
+        self.pagina.mouse.down()
+        self.pagina.mouse.move(*self.punto_del_plano(fraccion_x, fraccion_y), steps=12)
+        self.pagina.mouse.up()
+        self.esperar(lambda v: v["porcentajes"] != antes and _suma(v) == 100, descripcion)
+        visto = self.quieto()
+        assert _suma(visto) == 100
+        return visto
+
+    def palabra(self, j):
+        return self.actividad.locator(f'.aqm-palabra[data-indice="{j}"]')
+
+    def reiniciar(self, inicial):
+        self.actividad.locator(".aqm-reiniciar").click(timeout=PLAZO_ACCION)
+        return self.esperar(lambda v: v["porcentajes"] == inicial["porcentajes"] and v["elegida"] == 6
+                            and v["fijada"] is None, "el estado inicial tras «Volver al inicio»")
 
 
 def _porcentajes_visibles(datos):
     return [p if v else None for p, v in zip(datos["porcentajes"], datos["visibles"])]
-
-
-def _arrastrar(pagina, actividad, elemento, fraccion_x, fraccion_y, antes, descripcion):
-    """Arrastra `elemento` hasta un punto del plano (en fracciones de su ancho y alto) y espera barras nuevas."""
-    caja = _caja(elemento)
-    plano = _caja(actividad.locator(".aqm-fondo"))
-    pagina.mouse.move(caja["x"] + caja["width"] / 2, caja["y"] + caja["height"] / 2)
-    pagina.mouse.down()
-    pagina.mouse.move(plano["x"] + plano["width"] * fraccion_x, plano["y"] + plano["height"] * fraccion_y, steps=12)
-    pagina.mouse.up()
-    _esperar(pagina, actividad, lambda v: v["porcentajes"] != antes and _suma(v) == 100, descripcion)
-    visto = _quieto(pagina, actividad)
-    assert _suma(visto) == 100
-    return visto
 
 
 def _suma(visto):
@@ -83,61 +143,112 @@ def _suma(visto):
 def estudiante_en_la_actividad(pagina, actividad, capturas, prefijo=""):
     from utilidades.actividades import CLAVES_INICIALES, CONSULTAS_INICIALES, estado
 
-    actividad.scroll_into_view_if_needed()
+    yo = Estudiante(pagina, actividad, capturas, prefijo)
+    actividad.scroll_into_view_if_needed(timeout=PLAZO_ACCION)
     inicial = estado(CONSULTAS_INICIALES, CLAVES_INICIALES, 6)
-    visto = _esperar(pagina, actividad, lambda v: v["porcentajes"] == inicial["porcentajes"], "el estado inicial")
-    assert visto["frase"] == '"banco" mira sobre todo a "plata" (61 %) y después a sí misma (28 %)'
+    visto = yo.esperar(lambda v: v["porcentajes"] == inicial["porcentajes"], "el estado inicial")
+    assert visto["frase"] == "«banco» mira sobre todo a «plata» (61 %) y después a sí misma (28 %)"
     assert visto["porcentajes"][3] == 61 and visto["porcentajes"][6] == 28 and _suma(visto) == 100
-    actividad.screenshot(path=str(capturas / f"{prefijo}01_actividad_1_inicio.png"))
+    assert visto["vivo"] == "polite", "El resumen debe anunciarse (aria-live) al cambiar."
+    assert visto["coordenadas"] == "consulta de «banco»: (1.0, 1.7)"
+    yo.captura("1_inicio")
 
-    # Elegir con el ratón encima, con el teclado y con un clic.
-    actividad.locator('.aqm-palabra[data-indice="2"]').hover()
-    _esperar(pagina, actividad, lambda v: v["elegida"] == 2 and v["frase"].startswith('"la"'), "«la» al pasar el ratón")
-    actividad.locator('.aqm-palabra[data-indice="2"]').click()
+    # Sin confundir asas: la punta de la consulta de «banco» está a ~20 px de la clave de «plata». Agarrar el
+    # centro de la clave mueve la clave, nunca la consulta.
+    consulta_antes = visto["consulta"]
+    x, y = yo.centro(actividad.locator('.aqm-clave[data-indice="3"] .aqm-punto'))
+    visto = yo.arrastrar_desde(x, y, 0.97, 0.03, visto["porcentajes"],
+                               "barras nuevas tras arrastrar la clave de «plata»")
+    assert visto["coordenadas"].startswith("clave de «plata»"), visto["coordenadas"]
+    assert visto["consulta"] == consulta_antes, "Agarrar la clave de «plata» no debe mover la consulta de «banco»."
+    assert visto["porcentajes"][3] > 61, "Alejar la clave de «plata» hacia la consulta debe darle más peso."
+    yo.reiniciar(inicial)
+
+    # Pasar el ratón previsualiza mientras nada está fijado; al salir de la frase vuelve la de antes.
+    yo.palabra(2).hover(timeout=PLAZO_ACCION)
+    yo.esperar(lambda v: v["elegida"] == 2 and v["frase"].startswith("«la»") and v["fijada"] is None,
+               "«la» al pasar el ratón")
+    pagina.mouse.move(*yo.punto_del_plano(0.5, 0.5), steps=8)
+    yo.esperar(lambda v: v["elegida"] == 6 and v["frase"] == inicial["resumen"], "«banco» otra vez al salir")
+
+    # Un clic fija «la»: pasar después por otras palabras, camino del plano, ya no cambia nada.
+    yo.palabra(2).click(timeout=PLAZO_ACCION)
+    yo.esperar(lambda v: v["elegida"] == 2 and v["fijada"] == 2, "«la» fijada con un clic")
+    yo.palabra(4).hover(timeout=PLAZO_ACCION)
+    yo.sigue(lambda v: v["elegida"] == 2, "«la» sigue elegida con el ratón sobre «en»")
+    pagina.mouse.move(*yo.punto_del_plano(0.5, 0.5), steps=8)
+    yo.sigue(lambda v: v["elegida"] == 2 and v["fijada"] == 2, "«la» sigue fijada al llegar al plano")
+    yo.captura("2_fijada")
+
+    # Otro clic en «la» la suelta; uno más la vuelve a fijar (y le da el foco).
+    yo.palabra(2).click(timeout=PLAZO_ACCION)
+    yo.esperar(lambda v: v["elegida"] == 2 and v["fijada"] is None, "«la» suelta con un segundo clic")
+    yo.palabra(2).click(timeout=PLAZO_ACCION)
+    yo.esperar(lambda v: v["fijada"] == 2, "«la» fijada otra vez")
+
+    # Teclado: tras el clic, la flecha → elige y fija la palabra siguiente, «plata».
     pagina.wait_for_timeout(200)
     pagina.keyboard.press("ArrowRight")
-    _esperar(pagina, actividad, lambda v: v["elegida"] == 3 and v["frase"].startswith('"plata"'), "«plata» con →")
-    actividad.locator('.aqm-palabra[data-indice="5"]').click()
+    yo.esperar(lambda v: v["elegida"] == 3 and v["fijada"] == 3 and v["frase"].startswith("«plata»"),
+               "«plata» con → (elegida y fijada)")
+
+    # Solo con el teclado: Tab lleva a las palabras, que reciben el foco y se mueven con las flechas.
+    yo.palabra(4).focus(timeout=PLAZO_ACCION)
+    enfocada = yo.leer()["foco"] == "4"
+    assert enfocada or prefijo, "En JupyterLab una palabra debe poder recibir el foco con el teclado."
+    if enfocada:  # (Notebook 7 puede quitarle el foco a un elemento SVG enseguida: allí vale con el clic)
+        pagina.keyboard.press("ArrowLeft")
+        yo.esperar(lambda v: v["elegida"] == 3 and v["fijada"] == 3, "← desde «en» lleva a «plata»")
+
+    antes = yo.leer()["porcentajes"]
+    x, y = yo.centro(actividad.locator('.aqm-clave[data-indice="6"] .aqm-punto'))
+    pagina.mouse.click(x, y)  # agarrar sin mover: la clave no cambia, y las flechas pasan a moverla
+    yo.esperar(lambda v: v["coordenadas"].startswith("clave de «banco»") and v["porcentajes"] == antes,
+               "la clave de «banco» agarrada sin moverla")
+    pagina.wait_for_timeout(200)
+    for _ in range(5):
+        pagina.keyboard.press("ArrowDown")
+    claves = [list(k) for k in CLAVES_INICIALES]
+    claves[6] = [1.9, -0.1]
+    movida = estado(CONSULTAS_INICIALES, claves, 3)
+    assert movida["porcentajes"] != antes
+    visto = yo.esperar(lambda v: v["coordenadas"] == "clave de «banco»: (1.9, -0.1)"
+                       and v["porcentajes"] == movida["porcentajes"], "la clave de «banco» movida con el teclado")
+    assert visto["foco"] in ("actividad", "clave-6"), "El foco debe seguir en la actividad."
+    yo.captura("3_teclado")
+    yo.reiniciar(inicial)
+
+    # «el», con y sin máscara causal.
+    yo.palabra(5).click(timeout=PLAZO_ACCION)
     sin_mascara = estado(CONSULTAS_INICIALES, CLAVES_INICIALES, 5)
-    visto = _esperar(pagina, actividad, lambda v: v["porcentajes"] == sin_mascara["porcentajes"], "«el» elegida")
+    visto = yo.esperar(lambda v: v["porcentajes"] == sin_mascara["porcentajes"], "«el» elegida")
     grueso = max(visto["arcos"], key=lambda a: a[1])[0]
     assert grueso == 6, f"Sin máscara, el arco más grueso de «el» debería ir a «banco», no a {grueso}."
-
-    # Máscara causal: «banco» queda oculta y el arco más grueso se va a otra palabra anterior.
-    actividad.locator(".aqm-causal").check()
+    actividad.locator(".aqm-causal").check(timeout=PLAZO_ACCION)
     con_mascara = estado(CONSULTAS_INICIALES, CLAVES_INICIALES, 5, causal=True)
-    visto = _esperar(pagina, actividad, lambda v: v["porcentajes"] == _porcentajes_visibles(con_mascara),
-                     "«el» con máscara causal")
+    visto = yo.esperar(lambda v: v["porcentajes"] == _porcentajes_visibles(con_mascara), "«el» con máscara causal")
     assert visto["causal"] and visto["porcentajes"][6] is None and _suma(visto) == 100
     assert all(i <= 5 for i, _ in visto["arcos"]), "Con la máscara no debe haber arcos hacia «banco»."
     grueso = max(visto["arcos"], key=lambda a: a[1])[0]
     assert grueso == max(range(6), key=lambda i: con_mascara["pesos"][i]) and grueso != 6
     assert visto["frase"] == con_mascara["resumen"]
-    actividad.screenshot(path=str(capturas / f"{prefijo}01_actividad_2_el_causal.png"))
-
-    # Arrastrar la clave de «plata» hacia la esquina de arriba a la derecha: las barras cambian.
-    antes = visto["porcentajes"]
-    visto = _arrastrar(pagina, actividad, actividad.locator('.aqm-clave[data-indice="3"] circle').first,
-                       0.97, 0.03, antes, "barras nuevas tras arrastrar la clave de «plata»")
-    assert visto["porcentajes"][3] > antes[3], "Alejar la clave de «plata» hacia la consulta debe darle más peso."
+    yo.captura("4_el_causal")
 
     # Arrastrar la flecha de la consulta de «el» hacia la clave de «Ana» (arriba a la izquierda).
-    antes = visto["porcentajes"]
-    visto = _arrastrar(pagina, actividad, actividad.locator(".aqm-punta-consulta"), 0.08, 0.2, antes,
-                       "barras nuevas tras arrastrar la consulta")
+    x, y = yo.centro(actividad.locator(".aqm-punta-consulta"))
+    visto = yo.arrastrar_desde(x, y, 0.08, 0.2, visto["porcentajes"], "barras nuevas tras arrastrar la consulta")
+    assert visto["coordenadas"].startswith("consulta de «el»"), visto["coordenadas"]
     assert max(range(7), key=lambda i: visto["porcentajes"][i] or 0) == 0, "La consulta hacia «Ana» debe mirarla."
-    actividad.screenshot(path=str(capturas / f"{prefijo}01_actividad_3_arrastre.png"))
+    yo.captura("5_arrastre")
 
     # Temperatura al mínimo: todo el peso en una palabra.
-    actividad.locator(".aqm-temperatura").fill("0")
-    visto = _esperar(pagina, actividad, lambda v: max(p or 0 for p in v["porcentajes"]) >= 99, "T mínima")
-    assert re.search(r"0\.10", actividad.locator(".aqm-valor-t").inner_text())
+    actividad.locator(".aqm-temperatura").fill("0", timeout=PLAZO_ACCION)
+    visto = yo.esperar(lambda v: max(p or 0 for p in v["porcentajes"]) >= 99, "T mínima")
+    assert "0.10" in actividad.locator(".aqm-valor-t").inner_text(timeout=PLAZO_ACCION)
     assert _suma(visto) == 100
 
     # Volver al inicio.
-    actividad.locator(".aqm-reiniciar").click()
-    visto = _esperar(pagina, actividad, lambda v: v["porcentajes"] == inicial["porcentajes"] and v["elegida"] == 6,
-                     "el estado inicial tras «Volver al inicio»")
+    visto = yo.reiniciar(inicial)
     assert not visto["causal"] and visto["frase"] == inicial["resumen"]
-    assert "1.00" in actividad.locator(".aqm-valor-t").inner_text()
-    actividad.screenshot(path=str(capturas / f"{prefijo}01_actividad_4_reinicio.png"))
+    assert "1.00" in actividad.locator(".aqm-valor-t").inner_text(timeout=PLAZO_ACCION)
+    yo.captura("6_reinicio")

@@ -171,6 +171,54 @@ def test_el_widget_lleva_su_javascript_sin_dependencias_de_red():
     assert ".aqm-raiz" in AQuienMira._css
 
 
+def _contraste(color, fondo="#ffffff"):
+    """Razón de contraste WCAG entre dos colores #rrggbb."""
+    def luminancia(hexadecimal):
+        canales = [int(hexadecimal[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        lineales = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in canales]
+        return 0.2126 * lineales[0] + 0.7152 * lineales[1] + 0.0722 * lineales[2]
+
+    claro, oscuro = sorted((luminancia(color), luminancia(fondo)), reverse=True)
+    return (claro + 0.05) / (oscuro + 0.05)
+
+
+def test_el_texto_de_la_actividad_se_lee_en_un_proyector():
+    """Todo color de texto de la hoja cumple WCAG AA (4.5:1 sobre blanco) y ninguna letra baja de 14 px."""
+    import re
+
+    css = AQuienMira._css
+    assert _contraste("#b0b7c5") < 4.5  # el gris de antes no bastaba: la prueba lo detectaría
+    revisados = 0
+    for selector, cuerpo in re.findall(r"([^{}]+)\{([^}]*)\}", css):
+        es_texto = any(p in selector for p in ("text", "etiqueta", "marca", "leyenda"))
+        for propiedad, color in re.findall(r"(?<![-\w])(color|fill):\s*(#[0-9a-fA-F]{6})", cuerpo):
+            if propiedad == "fill" and not es_texto:
+                continue  # relleno de una figura, no de un texto
+            if color.lower() == "#ffffff":  # texto blanco, sobre el rojo de la palabra elegida (negrita, 20 px)
+                assert _contraste(color, "#d1495b") >= 3.0  # AA para texto grande
+                continue
+            assert _contraste(color) >= 4.5, (selector.strip(), color, _contraste(color))
+            revisados += 1
+    assert revisados >= 8
+    tamanos = [int(t) for t in re.findall(r"font-size:\s*(\d+)px", css)]
+    assert tamanos and min(tamanos) >= 14, tamanos
+
+
+def test_la_actividad_se_usa_con_teclado_y_anuncia_el_resumen():
+    js = AQuienMira._esm
+    assert '"aria-live": "polite"' in js  # el resumen se anuncia al cambiar
+    assert 'tabindex: "0"' in js  # palabras y vectores reciben el foco
+    for parte in ("construirVista", "dibujarFrase", "dibujarPlano", "dibujarBarras", "conectarPalabras",
+                  "conectarArrastre", "conectarTeclado", "conectarControles", "asaMasCercana"):
+        assert f"function {parte}(" in js, parte
+    # render solo une las partes: ninguna función del módulo pasa de 60 líneas.
+    import re
+
+    inicios = [m.start() for m in re.finditer(r"^function ", js, re.M)] + [len(js)]
+    largos = [js[a:b].count("\n") for a, b in zip(inicios, inicios[1:])]
+    assert max(largos) <= 60, largos
+
+
 # --- Ejercicios --------------------------------------------------------------------------------------
 # Soluciones en cualquier tipo, respuestas desviadas, una pista por error frecuente y ninguna pista con la
 # respuesta: tests/test_ejercicios_tabla.py con los casos de tests/casos_ejercicios/.

@@ -121,10 +121,11 @@ def test_float64_mezclado_con_float32_da_error_claro():
         atencion(Q, Q.float(), V)
 
 
-def test_la_multicabeza_vive_en_su_modulo_y_atencion_la_reexporta():
-    from utilidades import atencion as modulo
-    from utilidades.multicabeza import AtencionMulticabeza
 
-    assert modulo.AtencionMulticabeza is AtencionMulticabeza
-    with pytest.raises(AttributeError):
-        modulo.no_existe  # noqa: B018
+def test_cada_concepto_vive_en_su_modulo():
+    """La multicabeza en multicabeza.py, las máscaras en mascaras.py; atencion.py solo tiene la atención."""
+    from utilidades import atencion as modulo
+
+    assert not hasattr(modulo, "AtencionMulticabeza") and not hasattr(modulo, "mascara_causal")
+    from utilidades.mascaras import combinar_mascaras, mascara_causal, mascara_de_relleno  # noqa: F401
+    from utilidades.multicabeza import AtencionMulticabeza, copiar_pesos_a_pytorch  # noqa: F401

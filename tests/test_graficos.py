@@ -72,3 +72,16 @@ def test_curvas_y_barras():
     fig, ax = graficos.barras_de_pesos([0.61, 0.28, 0.11], ["plata", "banco", "el"])
     assert [t.get_text() for t in ax.texts] == ["61 %", "28 %", "11 %"]
     plt.close(fig)
+
+
+def test_mapas_de_calor_con_barra_comun_y_rotulos_solo_en_la_primera_columna():
+    tablas = [torch.eye(3) * 0.9, torch.ones(3, 3) / 3]
+    fig, ejes = graficos.mapas_de_calor(tablas, ["a", "b"], ["x", "y", "z"], ["x", "y", "z"], barra_comun=True,
+                                        etiqueta_filas="mira", etiqueta_columnas="mirada")
+    assert len(fig.axes) == 3  # dos tablas y una barra de color
+    assert ejes[0, 0].get_ylabel() == "mira" and ejes[0, 1].get_ylabel() == ""
+    assert ejes[0, 1].get_xlabel() == "mirada"
+    plt.close(fig)
+    fig, _ = graficos.mapas_de_calor(tablas)
+    assert len(fig.axes) == 2  # sin barra si no se pide: las lecciones 08 y 09 no cambian
+    plt.close(fig)

@@ -1,10 +1,19 @@
 // Actividad «¿A quién mira cada palabra?» (lección 01). Módulo de anywidget (API ≥ 0.9: export default
 // { render }). Solo dibuja y recoge gestos: los pesos, porcentajes y la frase llegan calculados desde Python.
+//
+// Partes: construirVista (el esqueleto), dibujarFrase / dibujarPlano / dibujarBarras / dibujarControles (lo
+// que cambia), conectarPalabras (clic fija, ratón previsualiza), conectarArrastre (el asa más cercana gana),
+// conectarTeclado (palabras y vectores con las flechas) y conectarControles (T, máscara, reinicio).
 
 const SVG = "http://www.w3.org/2000/svg";
+const XHTML = "http://www.w3.org/1999/xhtml";
 const TINTA = "#1d2b4f";
 const ACENTO = "#d1495b";
-const GRIS = "#8d99ae";
+const ANCHO = 760;
+const ALTO_FRASE = 175;
+const LADO = 300; // el plano es un cuadrado de LADO píxeles
+const RADIO_ASA = 18; // a esta distancia (en píxeles del plano) o menos, un clic agarra un vector
+const PASO_TECLADO = 0.1; // cuánto mueve una flecha un vector (Mayúsculas: 0.5)
 
 function crear(etiqueta, atributos = {}, padre = null, espacio = SVG) {
   const nodo = document.createElementNS(espacio, etiqueta);
@@ -14,38 +23,72 @@ function crear(etiqueta, atributos = {}, padre = null, espacio = SVG) {
 }
 
 function html(etiqueta, atributos = {}, padre = null) {
-  return crear(etiqueta, atributos, padre, "http://www.w3.org/1999/xhtml");
+  return crear(etiqueta, atributos, padre, XHTML);
 }
 
-function render({ model, el }) {
-  const ANCHO = 760;
-  const ALTO_FRASE = 175;
-  const LADO = 300; // el plano es un cuadrado de LADO píxeles
-  const limites = () => model.get("limites") || { t_minima: 0.1, t_maxima: 10, plano: 3 };
+const formato = ([x, y]) => `(${x.toFixed(1)}, ${y.toFixed(1)})`;
 
+// --- Geometría: temperatura en escala logarítmica, plano de -L..L a píxeles y vuelta ----------------------
+
+function geometria(model) {
+  const limites = () => model.get("limites") || { t_minima: 0.1, t_maxima: 10, plano: 3 };
+  return {
+    limites,
+    aDeslizador(t) {
+      const { t_minima, t_maxima } = limites();
+      return Math.round(1000 * Math.log(t / t_minima) / Math.log(t_maxima / t_minima));
+    },
+    deDeslizador(u) {
+      const { t_minima, t_maxima } = limites();
+      return t_minima * Math.pow(t_maxima / t_minima, u / 1000);
+    },
+    aPixel([x, y]) {
+      const L = limites().plano;
+      return [(x + L) / (2 * L) * LADO, (L - y) / (2 * L) * LADO];
+    },
+    recortar(v) {
+      const L = limites().plano;
+      return Math.round(Math.max(-L, Math.min(L, v)) * 10) / 10;
+    },
+    dePixel(px, py) {
+      const L = limites().plano;
+      return [this.recortar(px / LADO * 2 * L - L), this.recortar(L - py / LADO * 2 * L)];
+    },
+    centros() {
+      const n = model.get("palabras").length;
+      return Array.from({ length: n }, (_, i) => 60 + i * (ANCHO - 120) / Math.max(1, n - 1));
+    },
+  };
+}
+
+// --- El esqueleto: frase, plano, barras, resumen y controles ------------------------------------------------
+
+function construirVista(el) {
   const raiz = html("div", { class: "aqm-raiz", tabindex: "0" }, el);
-  raiz.setAttribute("aria-label", "Actividad: ¿a quién mira cada palabra? Usa las flechas para elegir palabra.");
+  raiz.setAttribute("role", "group");
+  raiz.setAttribute("aria-label", "Actividad: ¿a quién mira cada palabra?");
   // Que JupyterLab y Notebook 7 no conviertan las flechas en atajos del cuaderno mientras la actividad tiene el foco.
   raiz.setAttribute("data-lm-suppress-shortcuts", "true");
-  // Tras un clic, el cuaderno puede quedarse el foco; lo recuperamos para que funcionen las flechas.
-  const enfocar = () => setTimeout(() => raiz.focus({ preventScroll: true }), 0);
+  const ayuda = html("div", { class: "aqm-ayuda" }, raiz);
+  ayuda.textContent = "Clic en una palabra: la fijas (otro clic la suelta). Sin ninguna fijada, pasar el ratón " +
+    "la previsualiza. Teclado: Tab hasta una palabra o un vector y flechas.";
 
-  // 1. La frase con los arcos.
   const svgFrase = crear("svg", { class: "aqm-frase", viewBox: `0 0 ${ANCHO} ${ALTO_FRASE}`, width: ANCHO }, raiz);
   const capaArcos = crear("g", {}, svgFrase);
-  const capaPalabras = crear("g", {}, svgFrase);
+  const capaPalabras = crear("g", { role: "listbox", "aria-label": "palabras de la frase" }, svgFrase);
 
-  // 2. Debajo, el plano (izquierda) y las barras (derecha).
   const fila = html("div", { class: "aqm-fila" }, raiz);
-  const svgPlano = crear("svg", { class: "aqm-plano", viewBox: `-30 -20 ${LADO + 50} ${LADO + 45}`,
-    width: LADO + 50, height: LADO + 45 }, fila);
+  const columnaPlano = html("div", { class: "aqm-columna-plano" }, fila);
+  const svgPlano = crear("svg", { class: "aqm-plano", viewBox: `-34 -24 ${LADO + 54} ${LADO + 52}`,
+    width: LADO + 54, height: LADO + 52 }, columnaPlano);
   const capaEjes = crear("g", {}, svgPlano);
   const capaClaves = crear("g", {}, svgPlano);
   const capaConsulta = crear("g", {}, svgPlano);
+  const coordenadas = html("div", { class: "aqm-coordenadas" }, columnaPlano);
   const barras = html("div", { class: "aqm-barras" }, fila);
 
-  // 3. La frase resumen y los controles.
-  const frase = html("div", { class: "aqm-resumen" }, raiz);
+  // El resumen se anuncia a los lectores de pantalla cada vez que cambia.
+  const resumen = html("div", { class: "aqm-resumen", "aria-live": "polite", role: "status" }, raiz);
   const controles = html("div", { class: "aqm-controles" }, raiz);
   const etiquetaT = html("label", { class: "aqm-control" }, controles);
   etiquetaT.append("Temperatura T ");
@@ -57,197 +100,248 @@ function render({ model, el }) {
   etiquetaCausal.append(" máscara causal (solo mira hacia atrás)");
   const boton = html("button", { type: "button", class: "aqm-reiniciar" }, controles);
   boton.textContent = "Volver al inicio";
+  return { raiz, svgFrase, capaArcos, capaPalabras, svgPlano, capaEjes, capaClaves, capaConsulta, coordenadas,
+    barras, resumen, deslizador, valorT, casilla, boton };
+}
 
-  // Escala logarítmica: el centro del deslizador es T = 1.
-  const aDeslizador = (t) => {
-    const { t_minima, t_maxima } = limites();
-    return Math.round(1000 * Math.log(t / t_minima) / Math.log(t_maxima / t_minima));
-  };
-  const deDeslizador = (u) => {
-    const { t_minima, t_maxima } = limites();
-    return t_minima * Math.pow(t_maxima / t_minima, u / 1000);
-  };
+// --- Lo que cambia con cada respuesta de Python ---------------------------------------------------------------
 
-  // Coordenadas: del plano (-L..L) a píxeles y al revés.
-  const aPixel = ([x, y]) => {
-    const L = limites().plano;
-    return [(x + L) / (2 * L) * LADO, (L - y) / (2 * L) * LADO];
-  };
-  const dePixel = (px, py) => {
-    const L = limites().plano;
-    const redondear = (v) => Math.round(Math.max(-L, Math.min(L, v)) * 10) / 10;
-    return [redondear(px / LADO * 2 * L - L), redondear(L - py / LADO * 2 * L)];
-  };
+function dibujarArcos(model, vista, geo) {
+  const pesos = model.get("pesos");
+  const visibles = model.get("visibles");
+  const elegida = model.get("elegida");
+  const xs = geo.centros();
+  const base = ALTO_FRASE - 52;
+  vista.capaArcos.replaceChildren();
+  pesos.forEach((peso, j) => {
+    if (!visibles[j]) return;
+    let d;
+    if (j === elegida) { // un lazo sobre la propia palabra
+      const x = xs[j];
+      d = `M ${x - 10} ${base} C ${x - 40} ${base - 63}, ${x + 40} ${base - 63}, ${x + 10} ${base}`;
+    } else { // una curva que sube más cuanto más lejos está la palabra
+      const x1 = xs[elegida];
+      const x2 = xs[j];
+      const altura = Math.min(105, 20 + Math.abs(x2 - x1) * 0.17);
+      d = `M ${x1} ${base} Q ${(x1 + x2) / 2} ${base - 2 * altura}, ${x2} ${base}`;
+    }
+    crear("path", { d, class: "aqm-arco", "data-indice": j, fill: "none", stroke: ACENTO,
+      "stroke-width": (1 + 16 * peso).toFixed(2), "stroke-opacity": (0.25 + 0.75 * peso).toFixed(3),
+      "stroke-linecap": "round" }, vista.capaArcos);
+  });
+}
 
-  // Posición horizontal del centro de cada palabra en la frase.
-  const centros = () => {
-    const n = model.get("palabras").length;
-    return Array.from({ length: n }, (_, i) => 60 + i * (ANCHO - 120) / Math.max(1, n - 1));
-  };
+function dibujarFrase(model, vista, geo, estado) {
+  dibujarArcos(model, vista, geo);
+  const palabras = model.get("palabras");
+  const visibles = model.get("visibles");
+  const elegida = model.get("elegida");
+  // Las palabras no se vuelven a crear (si no, el ratón quieto sobre una «entraría» en ella otra vez).
+  Array.from(vista.capaPalabras.children).forEach((grupo, j) => {
+    const clases = ["aqm-palabra"];
+    if (j === elegida) clases.push("aqm-elegida");
+    if (j === estado.fijada) clases.push("aqm-fijada");
+    if (!visibles[j]) clases.push("aqm-oculta");
+    grupo.setAttribute("class", clases.join(" "));
+    grupo.setAttribute("aria-selected", String(j === elegida));
+    grupo.setAttribute("aria-label", `${palabras[j]}${j === estado.fijada ? " (fijada)" : ""}` +
+      `${visibles[j] ? "" : " (oculta por la máscara)"}`);
+    grupo.querySelector("text").textContent = palabras[j];
+  });
+}
 
-  function elegir(i) {
-    const n = model.get("palabras").length;
-    const nuevo = ((i % n) + n) % n;
-    if (nuevo !== model.get("elegida")) {
-      model.set("elegida", nuevo);
-      model.save_changes();
+function dibujarBarras(model, vista) {
+  const palabras = model.get("palabras");
+  const porcentajes = model.get("porcentajes");
+  const visibles = model.get("visibles");
+  const elegida = model.get("elegida");
+  vista.barras.replaceChildren();
+  const titulo = html("div", { class: "aqm-titulo-barras" }, vista.barras);
+  titulo.textContent = `Pesos de «${palabras[elegida]}» (suman 100 %)`;
+  palabras.forEach((palabra, j) => {
+    const fila = html("div", { class: "aqm-barra" + (visibles[j] ? "" : " aqm-oculta"), "data-indice": j },
+      vista.barras);
+    html("span", { class: "aqm-nombre" }, fila).textContent = palabra;
+    const carril = html("span", { class: "aqm-carril" }, fila);
+    const relleno = html("span", { class: "aqm-relleno" }, carril);
+    relleno.style.width = `${visibles[j] ? porcentajes[j] : 0}%`;
+    if (j === elegida) relleno.style.background = ACENTO;
+    html("span", { class: "aqm-porcentaje" }, fila).textContent = visibles[j] ? `${porcentajes[j]} %` : "oculta";
+  });
+}
+
+function dibujarEjes(vista, geo) {
+  vista.capaEjes.replaceChildren();
+  const L = geo.limites().plano;
+  crear("rect", { x: 0, y: 0, width: LADO, height: LADO, class: "aqm-fondo" }, vista.capaEjes);
+  for (let v = -L; v <= L; v += 1) {
+    const [px] = geo.aPixel([v, 0]);
+    const [, py] = geo.aPixel([0, v]);
+    crear("line", { x1: px, y1: 0, x2: px, y2: LADO, class: v === 0 ? "aqm-eje" : "aqm-rejilla" }, vista.capaEjes);
+    crear("line", { x1: 0, y1: py, x2: LADO, y2: py, class: v === 0 ? "aqm-eje" : "aqm-rejilla" }, vista.capaEjes);
+    if (v !== 0) {
+      crear("text", { x: px, y: LADO + 18, "text-anchor": "middle", class: "aqm-marca" }, vista.capaEjes)
+        .textContent = String(v);
+      crear("text", { x: -9, y: py + 5, "text-anchor": "end", class: "aqm-marca" }, vista.capaEjes)
+        .textContent = String(v);
     }
   }
+  crear("text", { x: LADO / 2, y: -8, "text-anchor": "middle", class: "aqm-leyenda" }, vista.capaEjes)
+    .textContent = "flecha: consulta · puntos: claves (arrástralos)";
+}
 
-  function dibujarFrase() {
-    const palabras = model.get("palabras");
-    const pesos = model.get("pesos");
-    const visibles = model.get("visibles");
-    const elegida = model.get("elegida");
-    const xs = centros();
-    const base = ALTO_FRASE - 30;
-    capaArcos.replaceChildren();
-    palabras.forEach((_, j) => {
-      if (!visibles[j]) return;
-      const peso = pesos[j];
-      const grosor = (1 + 16 * peso).toFixed(2);
-      const opacidad = (0.25 + 0.75 * peso).toFixed(3);
-      let d;
-      if (j === elegida) {
-        // Un lazo sobre la propia palabra.
-        const x = xs[j];
-        d = `M ${x - 10} ${base - 22} C ${x - 40} ${base - 85}, ${x + 40} ${base - 85}, ${x + 10} ${base - 22}`;
-      } else {
-        const x1 = xs[elegida];
-        const x2 = xs[j];
-        const altura = Math.min(105, 20 + Math.abs(x2 - x1) * 0.17);
-        d = `M ${x1} ${base - 22} Q ${(x1 + x2) / 2} ${base - 22 - 2 * altura}, ${x2} ${base - 22}`;
-      }
-      crear("path", { d, class: "aqm-arco", "data-indice": j, fill: "none", stroke: ACENTO,
-        "stroke-width": grosor, "stroke-opacity": opacidad, "stroke-linecap": "round" }, capaArcos);
-    });
-    // Las palabras no se vuelven a crear (si no, el ratón quieto sobre una «entraría» en ella otra vez).
-    if (capaPalabras.childElementCount !== palabras.length) construirPalabras();
-    Array.from(capaPalabras.children).forEach((grupo, j) => {
-      grupo.setAttribute("class", "aqm-palabra" + (j === elegida ? " aqm-elegida" : "") +
-        (visibles[j] ? "" : " aqm-oculta"));
-      grupo.querySelector("text").textContent = palabras[j];
-    });
+function dibujarPlano(model, vista, geo, estado) {
+  const palabras = model.get("palabras");
+  const claves = model.get("claves");
+  const consultas = model.get("consultas");
+  const pesos = model.get("pesos");
+  const visibles = model.get("visibles");
+  const elegida = model.get("elegida");
+  const conFoco = document.activeElement;
+  const enfocada = conFoco && vista.svgPlano.contains(conFoco) ? conFoco.getAttribute("data-asa") : null;
+  vista.capaClaves.replaceChildren();
+  vista.capaConsulta.replaceChildren();
+  claves.forEach((clave, j) => {
+    const [px, py] = geo.aPixel(clave);
+    const grupo = crear("g", { class: "aqm-clave" + (visibles[j] ? "" : " aqm-oculta"), "data-indice": j,
+      "data-asa": `clave-${j}`, tabindex: "0", role: "slider", "aria-valuetext": formato(clave),
+      "aria-label": `clave de «${palabras[j]}»; muévela con las flechas` }, vista.capaClaves);
+    crear("circle", { cx: px, cy: py, r: 7 + 10 * (visibles[j] ? pesos[j] : 0), class: "aqm-punto",
+      fill: j === elegida ? ACENTO : TINTA, "fill-opacity": visibles[j] ? 0.85 : 0.35 }, grupo);
+    crear("circle", { cx: px, cy: py, r: 12, class: "aqm-asa" }, grupo);
+    const derecha = px > LADO - 70; // cerca del borde derecho, la etiqueta va a la izquierda del punto
+    crear("text", { x: derecha ? px - 12 : px + 12, y: py - 11, class: "aqm-etiqueta",
+      "text-anchor": derecha ? "end" : "start" }, grupo).textContent = palabras[j];
+  });
+  const [ox, oy] = geo.aPixel([0, 0]);
+  const [qx, qy] = geo.aPixel(consultas[elegida]);
+  const flecha = crear("g", { class: "aqm-consulta", "data-asa": "consulta", tabindex: "0", role: "slider",
+    "aria-valuetext": formato(consultas[elegida]),
+    "aria-label": `consulta de «${palabras[elegida]}»; muévela con las flechas` },
+  vista.capaConsulta);
+  crear("line", { x1: ox, y1: oy, x2: qx, y2: qy, stroke: ACENTO, "stroke-width": 4 }, flecha);
+  const angulo = Math.atan2(qy - oy, qx - ox);
+  const punta = (a, r) => `${qx - r * Math.cos(angulo + a)},${qy - r * Math.sin(angulo + a)}`;
+  crear("polygon", { points: `${qx},${qy} ${punta(0.4, 16)} ${punta(-0.4, 16)}`, fill: ACENTO }, flecha);
+  crear("circle", { cx: qx, cy: qy, r: 12, class: "aqm-asa aqm-punta-consulta" }, flecha);
+  // El nombre de la flecha va fijo en una esquina del plano: así nunca tapa las etiquetas de las claves.
+  crear("text", { x: 8, y: LADO - 10, class: "aqm-etiqueta aqm-etiqueta-consulta" }, flecha)
+    .textContent = `flecha: consulta de «${palabras[elegida]}»`;
+  if (enfocada) { // el foco sigue en el mismo vector aunque el plano se haya redibujado
+    const nodo = vista.svgPlano.querySelector(`[data-asa="${enfocada}"]`);
+    if (nodo) nodo.focus({ preventScroll: true });
   }
+  dibujarCoordenadas(model, vista, estado);
+}
 
-  function construirPalabras() {
-    const xs = centros();
-    const base = ALTO_FRASE - 30;
-    capaPalabras.replaceChildren();
-    model.get("palabras").forEach((palabra, j) => {
-      const grupo = crear("g", { class: "aqm-palabra", "data-indice": j, transform: `translate(${xs[j]}, ${base})` },
-        capaPalabras);
-      crear("rect", { x: -45, y: -20, width: 90, height: 34, rx: 8 }, grupo);
-      const texto = crear("text", { x: 0, y: -2, "text-anchor": "middle", "dominant-baseline": "middle" }, grupo);
-      texto.textContent = palabra;
-      grupo.addEventListener("click", () => {
-        elegir(j);
-        enfocar();
-      });
-      grupo.addEventListener("pointerenter", (evento) => {
-        if (evento.pointerType === "mouse" && arrastre === null) elegir(j);
-      });
+function dibujarCoordenadas(model, vista, estado) {
+  // Las coordenadas del último vector tocado (o de la consulta elegida): así se pueden copiar a un ejercicio.
+  const palabras = model.get("palabras");
+  const ultimo = estado.ultimo || { tipo: "consulta", indice: model.get("elegida") };
+  const indice = ultimo.tipo === "consulta" ? model.get("elegida") : ultimo.indice;
+  const vector = model.get(ultimo.tipo === "consulta" ? "consultas" : "claves")[indice];
+  vista.coordenadas.textContent = `${ultimo.tipo} de «${palabras[indice]}»: ${formato(vector)}`;
+  vista.coordenadas.setAttribute("data-tipo", ultimo.tipo);
+  vista.coordenadas.setAttribute("data-indice", String(indice));
+}
+
+function dibujarControles(model, vista, geo) {
+  const t = model.get("temperatura");
+  if (document.activeElement !== vista.deslizador) vista.deslizador.value = String(geo.aDeslizador(t));
+  vista.valorT.textContent = `= ${t.toFixed(2)}`;
+  vista.casilla.checked = model.get("causal");
+}
+
+// --- Gestos ------------------------------------------------------------------------------------------------
+
+function elegir(model, i) {
+  const n = model.get("palabras").length;
+  const nueva = ((i % n) + n) % n;
+  if (nueva !== model.get("elegida")) {
+    model.set("elegida", nueva);
+    model.save_changes();
+  }
+  return nueva;
+}
+
+function conectarPalabras(model, vista, geo, estado, redibujar) {
+  const xs = geo.centros();
+  const base = ALTO_FRASE - 30;
+  vista.capaPalabras.replaceChildren();
+  model.get("palabras").forEach((palabra, j) => {
+    const grupo = crear("g", { class: "aqm-palabra", "data-indice": j, tabindex: "0", role: "option",
+      transform: `translate(${xs[j]}, ${base})` }, vista.capaPalabras);
+    crear("rect", { x: -46, y: -21, width: 92, height: 36, rx: 8 }, grupo);
+    crear("text", { x: 0, y: -2, "text-anchor": "middle", "dominant-baseline": "middle" }, grupo)
+      .textContent = palabra;
+    // Un clic fija la palabra; otro clic en la misma la suelta.
+    grupo.addEventListener("click", () => {
+      estado.fijada = estado.fijada === j ? null : j;
+      estado.previa = null;
+      estado.teclado = null; // las flechas vuelven a mover la palabra elegida
+      elegir(model, j);
+      // El cuaderno puede quedarse el foco tras el clic: lo recupera la actividad, para que funcionen las flechas.
+      setTimeout(() => vista.raiz.focus({ preventScroll: true }), 0);
+      redibujar();
     });
-  }
-
-  function dibujarBarras() {
-    const palabras = model.get("palabras");
-    const porcentajes = model.get("porcentajes");
-    const visibles = model.get("visibles");
-    const elegida = model.get("elegida");
-    barras.replaceChildren();
-    const titulo = html("div", { class: "aqm-titulo-barras" }, barras);
-    titulo.textContent = `Pesos de «${palabras[elegida]}» (suman 100 %)`;
-    palabras.forEach((palabra, j) => {
-      const filaBarra = html("div", { class: "aqm-barra" + (visibles[j] ? "" : " aqm-oculta"), "data-indice": j },
-        barras);
-      const nombre = html("span", { class: "aqm-nombre" }, filaBarra);
-      nombre.textContent = palabra;
-      const carril = html("span", { class: "aqm-carril" }, filaBarra);
-      const relleno = html("span", { class: "aqm-relleno" }, carril);
-      relleno.style.width = `${visibles[j] ? porcentajes[j] : 0}%`;
-      if (j === elegida) relleno.style.background = ACENTO;
-      const cifra = html("span", { class: "aqm-porcentaje" }, filaBarra);
-      cifra.textContent = visibles[j] ? `${porcentajes[j]} %` : "oculta";
+    // Pasar el ratón solo previsualiza, y solo mientras no hay ninguna fijada ni se arrastra nada.
+    grupo.addEventListener("pointerenter", (evento) => {
+      if (evento.pointerType !== "mouse" || estado.fijada !== null || estado.arrastre !== null) return;
+      if (estado.previa === null) estado.previa = model.get("elegida"); // la de antes de previsualizar
+      elegir(model, j);
     });
+  });
+  // Al salir de la frase sin haber fijado nada, vuelve la palabra de antes de la previsualización.
+  vista.svgFrase.addEventListener("pointerleave", () => {
+    if (estado.previa !== null && estado.fijada === null) elegir(model, estado.previa);
+    estado.previa = null;
+  });
+}
+
+function asaMasCercana(model, geo, px, py) {
+  // Todas las asas compiten por distancia: la consulta no tapa a una clave cercana, ni al revés.
+  const elegida = model.get("elegida");
+  const candidatas = [{ tipo: "consulta", indice: elegida, vector: model.get("consultas")[elegida] }];
+  model.get("claves").forEach((vector, j) => candidatas.push({ tipo: "clave", indice: j, vector }));
+  let mejor = null;
+  for (const c of candidatas) {
+    const [x, y] = geo.aPixel(c.vector);
+    const distancia = Math.hypot(x - px, y - py);
+    if (distancia <= RADIO_ASA && (mejor === null || distancia < mejor.distancia)) mejor = { ...c, distancia };
   }
+  return mejor;
+}
 
-  function dibujarEjes() {
-    capaEjes.replaceChildren();
-    const L = limites().plano;
-    crear("rect", { x: 0, y: 0, width: LADO, height: LADO, class: "aqm-fondo" }, capaEjes);
-    for (let v = -L; v <= L; v += 1) {
-      const [px] = aPixel([v, 0]);
-      const [, py] = aPixel([0, v]);
-      crear("line", { x1: px, y1: 0, x2: px, y2: LADO, class: v === 0 ? "aqm-eje" : "aqm-rejilla" }, capaEjes);
-      crear("line", { x1: 0, y1: py, x2: LADO, y2: py, class: v === 0 ? "aqm-eje" : "aqm-rejilla" }, capaEjes);
-      if (v !== 0) {
-        const t1 = crear("text", { x: px, y: LADO + 16, "text-anchor": "middle", class: "aqm-marca" }, capaEjes);
-        t1.textContent = String(v);
-        const t2 = crear("text", { x: -8, y: py + 4, "text-anchor": "end", class: "aqm-marca" }, capaEjes);
-        t2.textContent = String(v);
-      }
-    }
-    const leyenda = crear("text", { x: LADO / 2, y: -6, "text-anchor": "middle", class: "aqm-leyenda" }, capaEjes);
-    leyenda.textContent = "flecha: consulta · puntos: claves (arrástralos)";
-  }
+function moverVector(model, tipo, indice, vector) {
+  const nombre = tipo === "consulta" ? "consultas" : "claves";
+  const vectores = model.get(nombre).map((v) => v.slice());
+  vectores[indice] = vector;
+  model.set(nombre, vectores);
+}
 
-  let arrastre = null; // {tipo: "consulta" | "clave", indice}
-
-  function dibujarPlano() {
-    const palabras = model.get("palabras");
-    const claves = model.get("claves");
-    const consultas = model.get("consultas");
-    const pesos = model.get("pesos");
-    const visibles = model.get("visibles");
-    const elegida = model.get("elegida");
-    capaClaves.replaceChildren();
-    capaConsulta.replaceChildren();
-    claves.forEach((clave, j) => {
-      const [px, py] = aPixel(clave);
-      const grupo = crear("g", { class: "aqm-clave" + (visibles[j] ? "" : " aqm-oculta"), "data-indice": j },
-        capaClaves);
-      crear("circle", { cx: px, cy: py, r: 7 + 10 * (visibles[j] ? pesos[j] : 0),
-        fill: j === elegida ? ACENTO : TINTA, "fill-opacity": visibles[j] ? 0.85 : 0.25 }, grupo);
-      crear("circle", { cx: px, cy: py, r: 16, class: "aqm-asa" }, grupo); // zona cómoda para agarrar
-      const derecha = px > LADO - 60; // cerca del borde derecho, la etiqueta va a la izquierda del punto
-      const texto = crear("text", { x: derecha ? px - 11 : px + 11, y: py - 10, class: "aqm-etiqueta",
-        "text-anchor": derecha ? "end" : "start" }, grupo);
-      texto.textContent = palabras[j];
-      grupo.addEventListener("pointerdown", (evento) => empezar(evento, "clave", j));
-    });
-    const [ox, oy] = aPixel([0, 0]);
-    const [qx, qy] = aPixel(consultas[elegida]);
-    const flecha = crear("g", { class: "aqm-consulta" }, capaConsulta);
-    crear("line", { x1: ox, y1: oy, x2: qx, y2: qy, stroke: ACENTO, "stroke-width": 4 }, flecha);
-    const angulo = Math.atan2(qy - oy, qx - ox);
-    const punta = (a, r) => `${qx - r * Math.cos(angulo + a)},${qy - r * Math.sin(angulo + a)}`;
-    crear("polygon", { points: `${qx},${qy} ${punta(0.4, 16)} ${punta(-0.4, 16)}`, fill: ACENTO }, flecha);
-    const asa = crear("circle", { cx: qx, cy: qy, r: 14, class: "aqm-asa aqm-punta-consulta" }, flecha);
-    // El nombre de la flecha va fijo en una esquina del plano: así nunca tapa las etiquetas de las claves.
-    const texto = crear("text", { x: 8, y: LADO - 10, class: "aqm-etiqueta aqm-etiqueta-consulta" }, flecha);
-    texto.textContent = `flecha: consulta de «${palabras[elegida]}»`;
-    asa.addEventListener("pointerdown", (evento) => empezar(evento, "consulta", elegida));
-  }
-
-  // Arrastrar: el vector se mueve al instante en pantalla y Python recalcula los pesos.
+function conectarArrastre(model, vista, geo, estado, redibujarPlano) {
+  const svg = vista.svgPlano;
+  const enPlano = (evento) => new DOMPoint(evento.clientX, evento.clientY).matrixTransform(svg.getScreenCTM().inverse());
   let pendiente = false;
-  function empezar(evento, tipo, indice) {
+  svg.addEventListener("pointerdown", (evento) => {
+    const p = enPlano(evento);
+    const asa = asaMasCercana(model, geo, p.x, p.y);
+    if (asa === null) return;
     evento.preventDefault();
-    evento.stopPropagation();
-    arrastre = { tipo, indice };
-    svgPlano.setPointerCapture(evento.pointerId);
-  }
-  svgPlano.addEventListener("pointermove", (evento) => {
-    if (arrastre === null) return;
-    const matriz = svgPlano.getScreenCTM().inverse();
-    const p = new DOMPoint(evento.clientX, evento.clientY).matrixTransform(matriz);
-    const nombre = arrastre.tipo === "consulta" ? "consultas" : "claves";
-    const vectores = model.get(nombre).map((v) => v.slice());
-    vectores[arrastre.indice] = dePixel(p.x, p.y);
-    model.set(nombre, vectores);
-    dibujarPlano();
-    if (!pendiente) {
+    estado.arrastre = { tipo: asa.tipo, indice: asa.indice };
+    estado.ultimo = estado.arrastre;
+    svg.setPointerCapture(evento.pointerId);
+    // Después, con el foco en la actividad, las flechas afinan el vector agarrado.
+    estado.teclado = { tipo: asa.tipo, indice: asa.indice };
+    setTimeout(() => vista.raiz.focus({ preventScroll: true }), 0);
+    redibujarPlano(); // las coordenadas bajo el plano pasan al vector agarrado
+  });
+  svg.addEventListener("pointermove", (evento) => {
+    if (estado.arrastre === null) return;
+    const p = enPlano(evento);
+    moverVector(model, estado.arrastre.tipo, estado.arrastre.indice, geo.dePixel(p.x, p.y));
+    redibujarPlano();
+    if (!pendiente) { // como mucho un envío a Python por fotograma
       pendiente = true;
       requestAnimationFrame(() => {
         pendiente = false;
@@ -256,53 +350,101 @@ function render({ model, el }) {
     }
   });
   const soltar = () => {
-    if (arrastre !== null) {
-      arrastre = null;
+    if (estado.arrastre !== null) {
+      estado.arrastre = null;
       model.save_changes();
-      enfocar();
     }
   };
-  svgPlano.addEventListener("pointerup", soltar);
-  svgPlano.addEventListener("pointercancel", soltar);
+  svg.addEventListener("pointerup", soltar);
+  svg.addEventListener("pointercancel", soltar);
+}
 
-  // Teclado: flechas para cambiar de palabra (con el foco en la actividad).
-  raiz.addEventListener("keydown", (evento) => {
-    if (evento.target instanceof HTMLInputElement) return;
-    if (evento.key === "ArrowRight" || evento.key === "ArrowDown") elegir(model.get("elegida") + 1);
-    else if (evento.key === "ArrowLeft" || evento.key === "ArrowUp") elegir(model.get("elegida") - 1);
-    else return;
+function conectarTeclado(model, vista, geo, estado, redibujar) {
+  const direcciones = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  vista.raiz.addEventListener("keydown", (evento) => {
+    const objetivo = evento.target;
+    if (objetivo instanceof HTMLInputElement || objetivo instanceof HTMLButtonElement) return;
+    const palabra = objetivo.closest && objetivo.closest(".aqm-palabra");
+    let asa = objetivo.getAttribute && objetivo.getAttribute("data-asa");
+    let indicePalabra = palabra ? Number(palabra.dataset.indice) : null;
+    if (objetivo === vista.raiz) { // foco en la actividad (tras un clic): manda lo último que se tocó
+      if (estado.teclado === null) indicePalabra = model.get("elegida");
+      else asa = estado.teclado.tipo === "consulta" ? "consulta" : `clave-${estado.teclado.indice}`;
+    }
+    if (indicePalabra !== null && (evento.key === "ArrowRight" || evento.key === "ArrowLeft")) {
+      // Flechas sobre la frase: la palabra de al lado queda elegida y fijada.
+      const j = elegir(model, indicePalabra + (evento.key === "ArrowRight" ? 1 : -1));
+      estado.fijada = j;
+      estado.previa = null;
+      if (palabra) vista.capaPalabras.children[j].focus({ preventScroll: true });
+      redibujar();
+    } else if (palabra && (evento.key === "Enter" || evento.key === " ")) {
+      const j = Number(palabra.dataset.indice);
+      estado.fijada = estado.fijada === j ? null : j;
+      estado.previa = null;
+      elegir(model, j);
+      redibujar();
+    } else if (asa && direcciones[evento.key]) {
+      // Flechas sobre un vector: se mueve 0.1 (0.5 con Mayúsculas) en esa dirección.
+      const tipo = asa === "consulta" ? "consulta" : "clave";
+      const indice = tipo === "consulta" ? model.get("elegida") : Number(asa.split("-")[1]);
+      const vector = model.get(tipo === "consulta" ? "consultas" : "claves")[indice];
+      const paso = evento.shiftKey ? 0.5 : PASO_TECLADO;
+      const [dx, dy] = direcciones[evento.key];
+      moverVector(model, tipo, indice, [geo.recortar(vector[0] + dx * paso), geo.recortar(vector[1] + dy * paso)]);
+      estado.ultimo = { tipo, indice };
+      model.save_changes();
+    } else {
+      return;
+    }
     evento.preventDefault();
     evento.stopPropagation();
   });
+}
 
-  deslizador.addEventListener("input", () => {
-    const t = Math.round(deDeslizador(Number(deslizador.value)) * 100) / 100;
-    valorT.textContent = `= ${t.toFixed(2)}`;
+function conectarControles(model, vista, geo, estado) {
+  vista.deslizador.addEventListener("input", () => {
+    const t = Math.round(geo.deDeslizador(Number(vista.deslizador.value)) * 100) / 100;
+    vista.valorT.textContent = `= ${t.toFixed(2)}`;
     model.set("temperatura", t);
     model.save_changes();
   });
-  casilla.addEventListener("change", () => {
-    model.set("causal", casilla.checked);
+  vista.casilla.addEventListener("change", () => {
+    model.set("causal", vista.casilla.checked);
     model.save_changes();
   });
-  boton.addEventListener("click", () => model.send({ accion: "reiniciar" }));
+  vista.boton.addEventListener("click", () => {
+    estado.fijada = null;
+    estado.previa = null;
+    estado.ultimo = null;
+    estado.teclado = null;
+    model.send({ accion: "reiniciar" });
+  });
+}
 
-  function dibujarControles() {
-    const t = model.get("temperatura");
-    if (document.activeElement !== deslizador) deslizador.value = String(aDeslizador(t));
-    valorT.textContent = `= ${t.toFixed(2)}`;
-    casilla.checked = model.get("causal");
-  }
+// --- render: une las partes ----------------------------------------------------------------------------------
 
-  function dibujarTodo() {
-    dibujarFrase();
-    if (arrastre === null) dibujarPlano();
-    dibujarBarras();
-    frase.textContent = model.get("frase");
-    dibujarControles();
-  }
-
-  dibujarEjes();
+function render({ model, el }) {
+  const geo = geometria(model);
+  const vista = construirVista(el);
+  // fijada: palabra fijada con un clic (o null); previa: la elegida antes de previsualizar con el ratón (o
+  // null); arrastre: vector en la mano; ultimo: el último vector tocado (sus coordenadas, bajo el plano);
+  // teclado: el vector que mueven las flechas con el foco en la actividad (null: mueven la palabra elegida).
+  const estado = { fijada: null, previa: null, arrastre: null, ultimo: null, teclado: null };
+  const redibujarPlano = () => dibujarPlano(model, vista, geo, estado);
+  const dibujarTodo = () => {
+    dibujarFrase(model, vista, geo, estado);
+    if (estado.arrastre === null) redibujarPlano();
+    else dibujarCoordenadas(model, vista, estado);
+    dibujarBarras(model, vista);
+    vista.resumen.textContent = model.get("frase");
+    dibujarControles(model, vista, geo);
+  };
+  conectarPalabras(model, vista, geo, estado, dibujarTodo);
+  conectarArrastre(model, vista, geo, estado, redibujarPlano);
+  conectarTeclado(model, vista, geo, estado, dibujarTodo);
+  conectarControles(model, vista, geo, estado);
+  dibujarEjes(vista, geo);
   dibujarTodo();
   const eventos = ["pesos", "porcentajes", "visibles", "frase", "elegida", "temperatura", "causal", "consultas",
     "claves", "palabras"].map((n) => `change:${n}`);

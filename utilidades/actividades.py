@@ -201,7 +201,8 @@ if anywidget is not None:
                 self.reiniciar()
 
         def __repr__(self):
-            return f"Actividad «¿A quién mira cada palabra?»: {self.frase}"
+            return (f"Actividad interactiva «¿A quién mira cada palabra?»: ejecuta la celda para usarla. "
+                    f"Al empezar: {self.frase}.")
 
 
 # --- Dibujo estático (matplotlib) --------------------------------------------------------------------

@@ -43,11 +43,3 @@ def atencion(Q, K, V, mascara=None):
     salida = pesos @ V  # (..., L_q, d_v)
     return salida, pesos
 
-
-def __getattr__(nombre):
-    """Compatibilidad: `AtencionMulticabeza` vive en `utilidades.multicabeza` (lección 04)."""
-    if nombre == "AtencionMulticabeza":
-        from utilidades.multicabeza import AtencionMulticabeza
-
-        return AtencionMulticabeza
-    raise AttributeError(f"module {__name__!r} has no attribute {nombre!r}")

@@ -36,8 +36,8 @@ def comprobar_mascaras(mascara, mascara_relleno, lote, L):
             consejo = (" Parece una máscara de relleno (lote, L): pásala como mascara_relleno=..., "
                        "o conviértela antes con combinar_mascaras(relleno).")
         raise ValueError(
-            f"`mascara` tiene forma {tuple(mascara.shape)}, que no encaja: debe ser ({L}, {L}), la misma para todo el lote "
-            f"(como la causal), o ({lote}, {L}, {L}), una por frase.{consejo}"
+            f"`mascara` tiene forma {tuple(mascara.shape)}, que no encaja: debe ser ({L}, {L}), la misma para "
+            f"todo el lote (como la causal), o ({lote}, {L}, {L}), una por frase.{consejo}"
         )
     if mascara_relleno is not None and tuple(mascara_relleno.shape) != (lote, L):
         raise ValueError(

@@ -204,8 +204,11 @@ def test_widget_avanza_y_escribe(tokenizador):
     assert "sale «" in vista.texto_plano
     vista.avanzar()  # desde la última etapa: añade el carácter y vuelve a empezar
     assert vista.comienzo.value == "el " + esperado and vista.etapa.value == 0
-    assert repr(vista).startswith("Visualizador del transformer: ejecuta la celda para usarlo")
-    assert f"Comienzo «el {esperado}», etapa 0 de {vista.ultima}" in repr(vista)
+    assert repr(vista) == (f"Visualizador: ejecuta la celda para usarlo. «el {esperado}» → sale "
+                           f"«{visible(vista.recorrido.siguiente)}» (etapa 0 de {vista.ultima})")
+    assert len(repr(vista)) <= 110  # Jupyter recorta el texto de un widget a 110 caracteres
+    vista.comienzo.value = "el modelo mira atrás y escribe"
+    assert "«…" in repr(vista) and len(repr(vista)) <= 110
 
 
 def test_widget_con_un_comienzo_no_valido(tokenizador):
@@ -242,3 +245,31 @@ def test_la_curva_guardada_corresponde_al_corpus():
     assert all(int(f["pasos"]) == PASOS for f in filas)
     parametros = [int(f["parametros"]) for f in filas]
     assert parametros == sorted(parametros)
+
+
+# --- los pesos guardados de la lección 11 --------------------------------------------------------------
+
+
+def test_los_pesos_guardados_corresponden_al_corpus():
+    from herramientas.modelo_leccion_11 import ARCHIVO, PASOS
+    from utilidades.visualizador import RUTA_MODELO, cargar_mini_gpt
+
+    assert ARCHIVO == RUTA_MODELO
+    tokenizador = TokenizadorCaracteres(leer_corpus())
+    modelo, datos = cargar_mini_gpt(tokenizador)  # falla con un mensaje claro si el corpus cambió
+    assert next(modelo.parameters()).dtype == torch.float64 and not modelo.training
+    assert datos["pasos"] == PASOS and datos["caracteres_corpus"] == len(leer_corpus())
+    assert modelo.tokens.weight.shape[0] == len(tokenizador)
+
+
+def test_cargar_pesos_errores_claros(tmp_path, tokenizador):
+    from utilidades.visualizador import cargar_mini_gpt
+
+    with pytest.raises(FileNotFoundError, match="herramientas.modelo_leccion_11"):
+        cargar_mini_gpt(tokenizador, tmp_path / "no_existe.pt")
+    modelo = MiniGPT(len(tokenizador) + 1, d_modelo=16, cabezas=2, capas=1, contexto=8)
+    ruta = tmp_path / "otro.pt"
+    torch.save({"estado": modelo.state_dict(), "caracteres": "".join(tokenizador.caracteres) + "☃",
+                "configuracion": {"d_modelo": 16, "cabezas": 2, "capas": 1, "contexto": 8}}, ruta)
+    with pytest.raises(ValueError, match="otro vocabulario"):
+        cargar_mini_gpt(tokenizador, ruta)

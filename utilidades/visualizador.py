@@ -8,12 +8,36 @@ LayerNorm final → logits → temperatura → top-k → softmax → el carácte
 """
 
 import math
+import pathlib
 from dataclasses import dataclass, field
 
 import torch
 import torch.nn.functional as F
 
-from utilidades.gpt import filtrar_top_k
+from utilidades.gpt import MiniGPT, filtrar_top_k
+
+RUTA_MODELO = pathlib.Path(__file__).resolve().parent.parent / "datos" / "mini_gpt_leccion_11.pt"
+_REHACER = "python -m herramientas.modelo_leccion_11 --forzar"
+
+
+def cargar_mini_gpt(tokenizador, ruta=RUTA_MODELO):
+    """Devuelve (modelo, datos): el mini-GPT guardado por herramientas.modelo_leccion_11, en float64 y modo evaluación.
+
+    `datos` dice cómo se entrenó (pasos, mejor paso y pérdida). Los pesos pasan de float32 a float64 sin cambiar.
+    """
+    ruta = pathlib.Path(ruta)
+    if not ruta.exists():
+        raise FileNotFoundError(f"No encuentro los pesos en {ruta}. Vienen con el repositorio del curso, en datos/; "
+                                f"para producirlos de nuevo, ejecuta en la raíz: {_REHACER}")
+    guardado = torch.load(ruta, weights_only=True)
+    if guardado["caracteres"] != "".join(tokenizador.caracteres):
+        raise ValueError(f"Los pesos de {ruta.name} se entrenaron con otro vocabulario ({len(guardado['caracteres'])} "
+                         f"caracteres; el corpus de ahora tiene {len(tokenizador)}): el corpus cambió. Vuelve a "
+                         f"entrenarlos con: {_REHACER}")
+    modelo = MiniGPT(len(tokenizador), **guardado["configuracion"])
+    modelo.load_state_dict(guardado["estado"])
+    datos = {clave: valor for clave, valor in guardado.items() if clave != "estado"}
+    return modelo.double().eval(), datos
 
 
 @dataclass

@@ -220,11 +220,9 @@ class VisualizadorTransformer(widgets.VBox):
         self.imagen.value = figura_a_png(fig)
 
     def __repr__(self):
+        # Corto a propósito: Jupyter recorta el texto de un widget a 110 caracteres.
         if self.recorrido is None:
-            estado = self.texto_plano
-        else:
-            etapa = self.recorrido.etapas[self.etapa.value]
-            estado = (f"Comienzo «{self.comienzo.value}», etapa {self.etapa.value} de {self.ultima} "
-                      f"({etapa.titulo}); al final sale «{visible(self.recorrido.siguiente)}».")
-        return (f"Visualizador del transformer: ejecuta la celda para usarlo (cambia el comienzo, elige una etapa o "
-                f"pulsa «siguiente etapa»). {estado}")
+            return f"Visualizador: ejecuta la celda para usarlo. {self.texto_plano}"
+        comienzo = self.comienzo.value if len(self.comienzo.value) <= 20 else "…" + self.comienzo.value[-19:]
+        return (f"Visualizador: ejecuta la celda para usarlo. «{comienzo}» → sale "
+                f"«{visible(self.recorrido.siguiente)}» (etapa {self.etapa.value} de {self.ultima})")

@@ -95,7 +95,7 @@ def test_escala_por_raiz_de_d():
 @pytest.mark.parametrize(
     "Qx,Kx,Vx,mascara,error,texto",
     [
-        (torch.randn(3, 8), torch.randn(3, 4), torch.randn(3, 4), None, ValueError, "misma longitud d"),
+        (torch.randn(3, 8), torch.randn(3, 4), torch.randn(3, 4), None, ValueError, "misma dimensión d"),
         (torch.randn(3, 4), torch.randn(5, 4), torch.randn(4, 4), None, ValueError, "mismo número de palabras"),
         (torch.randn(4), torch.randn(3, 4), torch.randn(3, 4), None, ValueError, "unsqueeze"),
         ([[1.0, 2.0]], torch.randn(3, 2), torch.randn(3, 2), None, TypeError, "torch.tensor"),

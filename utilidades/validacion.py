@@ -23,7 +23,7 @@ def comprobar_atencion(Q, K, V, mascara=None):
         comprobar_tensor(nombre, x)
     if Q.shape[-1] != K.shape[-1]:
         raise ValueError(
-            f"Q y K deben tener la misma longitud d en su última dimensión para poder multiplicarse, "
+            f"Q y K deben tener la misma dimensión d en su último eje para poder multiplicarse, "
             f"pero Q tiene forma {tuple(Q.shape)} (d = {Q.shape[-1]}) y K tiene forma {tuple(K.shape)} "
             f"(d = {K.shape[-1]}). Revisa las capas que producen consultas y claves."
         )

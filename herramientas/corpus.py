@@ -17,12 +17,57 @@ from herramientas.celdas import RAIZ, cuadernos, fuente, leer_cuaderno
 CORPUS = RAIZ / "datos" / "corpus.txt"
 LEEME = RAIZ / "datos" / "README.md"
 
+_SIMBOLOS = {
+    r"\cdot": "·", r"\times": "×", r"\approx": "≈", r"\le": "≤", r"\leq": "≤", r"\ge": "≥", r"\geq": "≥",
+    r"\ne": "≠", r"\neq": "≠", r"\pm": "±", r"\to": "→", r"\rightarrow": "→", r"\infty": "∞",
+    r"\sqrt": "√", r"\ln": "ln", r"\exp": "exp", r"\sum": "suma", r"\top": "T", r"\in": "en",
+    r"\mu": "mu", r"\sigma": "sigma", r"\alpha": "alfa", r"\beta": "beta", r"\gamma": "gamma",
+    r"\epsilon": "épsilon", r"\varepsilon": "épsilon", r"\theta": "theta", r"\lambda": "lambda",
+    r"\pi": "pi", r"\omega": "omega", r"\dots": "…", r"\ldots": "…", r"\cdots": "…",
+}
+_MAXIMO_EN_LINEA = 40  # una fórmula o un código más largo que esto se nombra en vez de copiarse
+
+
+def formula_en_texto(tex):
+    """Lee una fórmula de LaTeX en línea como texto llano («d_{modelo} = 96» -> «d_modelo = 96»).
+
+    Si queda algo largo o con órdenes que no sé leer, devuelve «una fórmula»: el corpus debe leerse como prosa.
+    """
+    t = re.sub(r"\\(?:mathrm|text|operatorname|mathbf|mathit|textrm|mathcal|boldsymbol)\s*\{([^{}]*)\}",
+               r"\1", tex)
+    t = re.sub(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"\1/\2", t)
+    t = re.sub(r"\\(?:left|right|big|Big|bigg|Bigg)\b", "", t)
+    t = re.sub(r"\\[,;:! ]", " ", t)  # espacios finos de LaTeX
+    for orden in sorted(_SIMBOLOS, key=len, reverse=True):
+        t = re.sub(re.escape(orden) + r"(?![A-Za-z])", _SIMBOLOS[orden], t)
+    t = re.sub(r"([_^])\{([^{}]*)\}", r"\1\2", t)  # d_{modelo} -> d_modelo
+    t = t.replace("{", "").replace("}", "")
+    t = re.sub(r"\s+", " ", t).strip()
+    if not t or "\\" in t or len(t) > _MAXIMO_EN_LINEA:
+        return "una fórmula"
+    return t
+
+
+def codigo_en_texto(codigo):
+    """Un fragmento de código en línea se queda tal cual si es corto (un nombre, una llamada); si no, se nombra."""
+    codigo = re.sub(r"\s+", " ", codigo).strip()
+    if not codigo:
+        return ""
+    return codigo if len(codigo) <= _MAXIMO_EN_LINEA else "este código"
+
+
+_QUITAR = [
+    re.compile(r"```.*?```", re.S),  # bloques de código
+    re.compile(r"\$\$.*?\$\$", re.S),  # fórmulas en su propia línea
+    re.compile(r"\\\[.*?\\\]", re.S),
+]
+# Fórmulas y código dentro de una frase (pueden partir línea): se leen como texto llano, para que la frase
+# siga teniendo sentido («la función atencion», no «la función ()»).
+_EN_LINEA = [
+    (re.compile(r"\$((?:[^$\n]|\n(?!\s*\n))+)\$"), formula_en_texto),
+    (re.compile(r"`((?:[^`\n]|\n(?!\s*\n))*)`"), codigo_en_texto),
+]
 _REGLAS = [
-    (re.compile(r"```.*?```", re.S), " "),  # bloques de código
-    (re.compile(r"\$\$.*?\$\$", re.S), " "),  # fórmulas en su propia línea
-    (re.compile(r"\\\[.*?\\\]", re.S), " "),
-    (re.compile(r"\$(?:[^$\n]|\n(?!\s*\n))+\$"), " "),  # fórmulas dentro de una frase (pueden partir línea)
-    (re.compile(r"`(?:[^`\n]|\n(?!\s*\n))*`"), " "),  # código dentro de una frase
     (re.compile(r"[$`]"), " "),  # lo que quede suelto
     (re.compile(r"<[^>\n]+>"), " "),  # etiquetas HTML
     (re.compile(r"!\[[^\]]*\]\([^)]*\)"), " "),  # imágenes
@@ -36,8 +81,21 @@ _LINEA_DE_MARCAS = re.compile(r"^\s*(#{1,6}\s*|>\s*|[-+*]\s+|\d+[.)]\s+)")
 
 def limpiar_markdown(texto):
     """Devuelve la prosa de un texto Markdown: sin código, fórmulas ni marcas; un párrafo por línea."""
+    for patron in _QUITAR:
+        texto = patron.sub(" ", texto)
+    guardados = []  # lo que sale de fórmulas y código no pasa por las reglas de Markdown (3 * d, __init__)
+
+    def guardar(leer):
+        def cambio(encontrado):
+            guardados.append(leer(encontrado.group(1)))
+            return f"\0{len(guardados) - 1}\0"
+        return cambio
+
+    for patron, leer in _EN_LINEA:
+        texto = patron.sub(guardar(leer), texto)
     for patron, cambio in _REGLAS:
         texto = patron.sub(cambio, texto)
+    texto = re.sub(r"\0(\d+)\0", lambda m: guardados[int(m.group(1))], texto)
     parrafos, actual = [], []
     for linea in texto.splitlines():
         if linea.strip().startswith("|") or re.fullmatch(r"\s*[-=*_]{3,}\s*", linea):
@@ -75,6 +133,11 @@ def construir_corpus():
     return "\n".join(partes) + "\n", rutas
 
 
+def miles(n):
+    """Un entero con los miles separados por un espacio, como se escribe en castellano: 88 520."""
+    return f"{n:,}".replace(",", " ")
+
+
 def _leeme(texto, rutas):
     """El README de datos/: de dónde sale el corpus, cómo se reconstruye, su tamaño y su vocabulario."""
     conteo = collections.Counter(texto)
@@ -91,16 +154,23 @@ Es el texto con el que se entrena el mini-GPT de la lección 10. Sale de las cel
 
 {lecciones}
 
-A cada celda se le quitan los bloques y fragmentos de código, las fórmulas de LaTeX, las etiquetas HTML, las
+A cada celda se le quitan los bloques de código, las fórmulas en su propia línea, las etiquetas HTML, las
 direcciones web y las marcas de Markdown (títulos, negritas, viñetas, tablas); los enlaces conservan su texto.
+Lo que va dentro de una frase no se borra, para que la frase se siga entendiendo: el código en línea se queda
+tal cual si es corto (un nombre como `atencion` o una llamada corta) y una fórmula en línea se lee como texto
+llano (`$d_{{modelo}} = 96$` queda «d_modelo = 96»); si es demasiado larga, queda «este código» o «una fórmula».
 Queda un párrafo por línea.
 
-- Tamaño: {len(texto):,} caracteres ({len(texto.split()):,} palabras).
+- Tamaño: {miles(len(texto))} caracteres ({miles(len(texto.split()))} palabras).
 - Vocabulario: {len(vocabulario)} caracteres distintos (con el espacio y el salto de línea).
 - Los más frecuentes: {frecuentes}.
 - Todos los visibles, ordenados: `{visibles}`
 
 Es pequeño a propósito: la lección 10 muestra qué pasa cuando los datos escasean.
+
+Es una **instantánea**: la prosa de las lecciones tal como estaba el día en que se reconstruyó. Las lecciones
+han podido cambiar después; el corpus no, y todas las cifras de la lección 10 (tamaño, vocabulario, pérdidas)
+se refieren a este archivo, no a lo que daría reconstruirlo hoy.
 
 ## Cómo se reconstruye
 
@@ -127,14 +197,14 @@ def main(argumentos=None):
     if CORPUS.exists() and not opciones.forzar:
         anterior = CORPUS.read_text(encoding="utf-8")
         estado = "es idéntico al actual" if anterior == texto else (
-            f"tendría {len(texto):,} caracteres (ahora tiene {len(anterior):,})")
+            f"tendría {miles(len(texto))} caracteres (ahora tiene {miles(len(anterior))})")
         print(f"Aviso: {CORPUS.relative_to(RAIZ)} ya existe y no lo toco. El corpus nuevo {estado}.\n"
               f"Si de verdad quieres reconstruirlo, repite la orden con --forzar.")
         return 1
     CORPUS.parent.mkdir(parents=True, exist_ok=True)
     CORPUS.write_text(texto, encoding="utf-8")
     LEEME.write_text(_leeme(texto, rutas), encoding="utf-8")
-    print(f"Escrito {CORPUS.relative_to(RAIZ)}: {len(texto):,} caracteres, {len(set(texto))} distintos, "
+    print(f"Escrito {CORPUS.relative_to(RAIZ)}: {miles(len(texto))} caracteres, {len(set(texto))} distintos, "
           f"de {len(rutas)} lecciones.")
     return 0
 

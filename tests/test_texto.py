@@ -43,8 +43,10 @@ def test_corpus_del_curso_y_su_readme():
     texto = leer_corpus()
     assert len(texto) >= 20_000
     assert "```" not in texto and "$" not in texto and "**" not in texto  # limpio de código, LaTeX y marcas
+    for basura in ("()", ",,", ",.", "( )"):  # lo que dejaba borrar el código sin poner nada en su sitio
+        assert basura not in texto, f"el corpus tiene «{basura}»"
     leeme = (RUTA_CORPUS.parent / "README.md").read_text(encoding="utf-8")
-    assert f"{len(texto):,} caracteres" in leeme, "datos/README.md no describe el corpus actual"
+    assert f"{herramienta.miles(len(texto))} caracteres" in leeme, "datos/README.md no describe el corpus actual"
     assert f"{len(set(texto))} caracteres distintos" in leeme
     assert "herramientas.corpus" in leeme
 
@@ -70,7 +72,22 @@ def test_limpiar_markdown():
           "```python\nprint(1)\n```\n$$\nQK^T\n$$\nY $a =\nb$ fin.\n\n"
           "- viñeta uno\n- viñeta _dos_\n| a | b |\n|---|---|\n")
     limpio = herramienta.limpiar_markdown(md)
-    assert limpio.splitlines() == ["1. Título", "Una frase con y y un enlace.", "Y fin.", "viñeta uno", "viñeta dos"]
+    assert limpio.splitlines() == ["1. Título", "Una frase con codigo() y x^2 y un enlace.", "Y a = b fin.",
+                                   "viñeta uno", "viñeta dos"]
+
+
+def test_el_codigo_y_las_formulas_en_linea_se_leen_como_texto():
+    limpio = herramienta.limpiar_markdown
+    assert limpio("Con `3 * d_modelo` y `__init__`, **ya**.") == "Con 3 * d_modelo y __init__, ya."
+    assert limpio("Hagámoslo a mano con $x = [1, 2]$: $\\mu = 1.5$.") == "Hagámoslo a mano con x = [1, 2]: mu = 1.5."
+    assert herramienta.formula_en_texto("d_{modelo} = 96") == "d_modelo = 96"
+    assert herramienta.formula_en_texto("\\sqrt{d} \\approx 1.41") == "√d ≈ 1.41"
+    assert herramienta.formula_en_texto("\\frac{1}{8}") == "1/8"
+    assert herramienta.formula_en_texto("\\mathrm{softmax}(QK^\\top/\\sqrt{d})") == "softmax(QK^T/√d)"
+    assert herramienta.formula_en_texto("\\begin{pmatrix} a \\\\ b \\end{pmatrix}") == "una fórmula"
+    assert herramienta.formula_en_texto("a + b + c + d + e + f + g + h + i + j + k + l") == "una fórmula"
+    assert herramienta.codigo_en_texto("x" * 50) == "este código"
+    assert herramienta.miles(88520) == "88 520"
 
 
 def test_la_herramienta_no_sobrescribe_sin_forzar(tmp_path, monkeypatch, capsys):

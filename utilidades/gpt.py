@@ -1,16 +1,29 @@
-"""Un mini-GPT: modelo, entrenamiento con parada temprana y generación de texto (lección 10)."""
+"""Un mini-GPT: modelo, entrenamiento con parada temprana y generación de texto (lección 10).
+
+Aquí no hay nada de dibujo: el generador interactivo vive en `utilidades.generador`.
+"""
 
 import copy
 import pathlib
 import time
 
-import matplotlib.pyplot as plt
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from utilidades.bloques import BloqueTransformer
-from utilidades.graficos import barras_de_pesos
+from utilidades.mascaras import mascara_causal
+
+
+def bloque_fusionado(bloque, x):
+    """Lo mismo que `bloque(x, mascara_causal(L))` con la atención fusionada de PyTorch; (lote, L, d) -> igual."""
+    lote, L, d = x.shape
+    atencion = bloque.atencion
+    qkv = atencion.qkv(bloque.norma_1(x)).view(lote, L, 3, atencion.cabezas, atencion.d_cabeza)
+    q, k, v = qkv.permute(2, 0, 3, 1, 4)  # 3 × (lote, cabezas, L, d_cabeza)
+    mezcla = F.scaled_dot_product_attention(q, k, v, is_causal=True)  # sin guardar la tabla (L, L) de pesos
+    x = x + bloque.dropout(atencion.salida(mezcla.transpose(1, 2).reshape(lote, L, d)))  # primer atajo
+    return x + bloque.dropout(bloque.mlp(bloque.norma_2(x)))  # segundo atajo
 
 
 class MiniGPT(nn.Module):
@@ -31,8 +44,19 @@ class MiniGPT(nn.Module):
         self.salida = nn.Linear(d_modelo, vocabulario, bias=False)
         if atar_pesos:  # GPT-2 usa la misma tabla para leer y para escribir caracteres
             self.salida.weight = self.tokens.weight
+        self.atencion_fusionada = True  # False: la atención del curso, que guarda sus pesos para mirarlos
 
     def forward(self, indices):
+        if not isinstance(indices, torch.Tensor) or indices.dim() != 2:
+            forma = tuple(indices.shape) if isinstance(indices, torch.Tensor) else type(indices).__name__
+            raise ValueError(
+                f"El modelo espera índices de forma (lote, L), pero recibe {forma}. Para una sola frase, "
+                f"añade la dimensión del lote: indices.unsqueeze(0) (o torch.tensor([codigos]))."
+            )
+        if indices.is_floating_point():
+            raise TypeError(
+                f"Los índices deben ser enteros (torch.long), pero son {indices.dtype}: usa indices.long()."
+            )
         lote, L = indices.shape
         if L > self.contexto:
             raise ValueError(
@@ -43,10 +67,24 @@ class MiniGPT(nn.Module):
         if self.posiciones is not None:
             x = x + self.posiciones(torch.arange(L, device=indices.device))  # (L, d_modelo) se suma a cada frase
         x = self.dropout(x)
-        mascara = torch.triu(torch.ones(L, L, dtype=torch.bool, device=indices.device), diagonal=1)  # el futuro
-        for bloque in self.bloques:
-            x = bloque(x, mascara)
+        if self.atencion_fusionada:
+            for bloque in self.bloques:
+                x = bloque_fusionado(bloque, x)
+        else:
+            mascara = mascara_causal(L).to(indices.device)  # True = el futuro, que no se mira
+            for bloque in self.bloques:
+                x = bloque(x, mascara)
         return self.salida(self.norma_final(x))  # (lote, L, vocabulario)
+
+    @torch.no_grad()
+    def pesos_de_atencion(self, indices):
+        """Pesos de atención de cada bloque, lista de (lote, cabezas, L, L): pasa con la atención del curso."""
+        fusionada, self.atencion_fusionada = self.atencion_fusionada, False
+        try:
+            self(indices)
+        finally:
+            self.atencion_fusionada = fusionada
+        return [bloque.atencion.pesos for bloque in self.bloques]
 
 
 def contar_parametros(modelo):
@@ -63,76 +101,105 @@ def parametros_por_formula(vocabulario, d_modelo, capas, contexto, atar_pesos=Fa
 
 def lote_aleatorio(datos, contexto, tamano_lote, generador):
     """Elige `tamano_lote` ventanas al azar: entradas x y objetivos y (el carácter siguiente), (lote, contexto)."""
-    inicios = torch.randint(len(datos) - contexto, (tamano_lote,), generator=generador)
-    x = torch.stack([datos[i:i + contexto] for i in inicios])
-    y = torch.stack([datos[i + 1:i + contexto + 1] for i in inicios])
-    return x, y
+    inicios = torch.randint(len(datos) - contexto, (tamano_lote, 1), generator=generador)
+    ventanas = datos[inicios + torch.arange(contexto + 1)]  # (lote, contexto + 1)
+    return ventanas[:, :-1], ventanas[:, 1:]
+
+
+def ventanas_repartidas(datos, cuantas, contexto):
+    """`cuantas` ventanas (cuantas, contexto + 1) repartidas a lo largo de `datos`, siempre las mismas."""
+    inicios = torch.linspace(0, len(datos) - contexto - 1, cuantas).long()[:, None]
+    return datos[inicios + torch.arange(contexto + 1)]
 
 
 @torch.no_grad()
-def perdida_en(modelo, datos):
-    """Entropía cruzada media (nats) prediciendo cada carácter de `datos` desde el anterior, en trozos de contexto."""
+def perdida_en(modelo, datos, tamano_lote=256):
+    """Entropía cruzada media (nats) por carácter, en modo evaluación.
+
+    `datos` es texto seguido (N,), que se corta en trozos de contexto, o ventanas (n, contexto + 1).
+    """
     estaba_entrenando = modelo.training
     modelo.eval()
     datos = datos.to(next(modelo.parameters()).device)
+    if datos.dim() == 2:
+        partes = [(datos[:, :-1], datos[:, 1:])]
+    else:
+        c = modelo.contexto
+        n = (len(datos) - 1) // c  # trozos completos: en cada uno se predice cada carácter desde el anterior
+        partes = [(datos[:n * c].view(n, c), datos[1:n * c + 1].view(n, c))]
+        if len(datos) - 1 > n * c:  # el último trozo, más corto
+            partes.append((datos[n * c:-1].unsqueeze(0), datos[n * c + 1:].unsqueeze(0)))
     total, cuantos = 0.0, 0
-    for inicio in range(0, len(datos) - 1, modelo.contexto):
-        x = datos[inicio:inicio + modelo.contexto]
-        y = datos[inicio + 1:inicio + modelo.contexto + 1]
-        x = x[:len(y)].unsqueeze(0)  # (1, L): el último trozo puede ser más corto
-        logits = modelo(x)  # (1, L, vocabulario)
-        total += F.cross_entropy(logits[0], y, reduction="sum").item()
-        cuantos += len(y)
+    for x, y in partes:
+        for i in range(0, len(x), tamano_lote):
+            logits = modelo(x[i:i + tamano_lote])  # (lote, L, vocabulario)
+            total += F.cross_entropy(logits.flatten(0, 1), y[i:i + tamano_lote].flatten(), reduction="sum").item()
+            cuantos += y[i:i + tamano_lote].numel()
     modelo.train(estaba_entrenando)
     return total / cuantos
 
 
+def optimizador_adamw(modelo, lr=2e-3, weight_decay=0.1):
+    """AdamW con dos grupos, como en nanoGPT: decaen las matrices y los embeddings; los sesgos y las LayerNorm, no."""
+    decaen = [p for p in modelo.parameters() if p.dim() >= 2]
+    no_decaen = [p for p in modelo.parameters() if p.dim() < 2]
+    grupos = [{"params": decaen, "weight_decay": weight_decay}, {"params": no_decaen, "weight_decay": 0.0}]
+    fusionado = next(modelo.parameters()).device.type in ("cpu", "cuda")  # todos los tensores en un solo paso
+    return torch.optim.AdamW(grupos, lr=lr, fused=fusionado)
+
+
 def entrenar_gpt(modelo, entrenamiento, validacion, pasos, *, tamano_lote=32, lr=2e-3, weight_decay=0.1,
                  cada=100, paciencia=3, semilla=0, mostrar=True):
-    """Entrena con AdamW, mide la validación cada `cada` pasos y se queda con el mejor estado; devuelve el historial."""
+    """Entrena con AdamW, mide las dos pérdidas cada `cada` pasos y se queda con el mejor estado; devuelve el historial.
+
+    Las dos pérdidas se miden igual (modo evaluación, ventanas de contexto): la de validación en todo su texto,
+    la de entrenamiento en otras tantas ventanas repartidas por el entrenamiento. Si la validación no mejora en
+    `paciencia` medidas seguidas, para y vuelve al mejor momento.
+    """
     dispositivo = next(modelo.parameters()).device
-    decaen = [p for p in modelo.parameters() if p.dim() >= 2]  # matrices y embeddings
-    no_decaen = [p for p in modelo.parameters() if p.dim() < 2]  # sesgos y LayerNorm, como en GPT-2
-    optimizador = torch.optim.AdamW(
-        [{"params": decaen, "weight_decay": weight_decay}, {"params": no_decaen, "weight_decay": 0.0}], lr=lr)
+    optimizador = optimizador_adamw(modelo, lr, weight_decay)
     generador = torch.Generator().manual_seed(semilla)
-    historial = {"pasos": [0], "entrenamiento": [perdida_en(modelo, entrenamiento[:len(validacion)])],
-                 "validacion": [perdida_en(modelo, validacion)]}
-    mejor = {"paso": 0, "perdida": historial["validacion"][0], "estado": copy.deepcopy(modelo.state_dict())}
-    if mostrar:
-        print(f"paso     0 · validación {mejor['perdida']:.3f}")
-    inicio, suma, sin_mejora = time.perf_counter(), 0.0, 0
+    muestra = ventanas_repartidas(entrenamiento, -(-len(validacion) // modelo.contexto), modelo.contexto)
+
+    historial = {"pasos": [], "entrenamiento": [], "validacion": []}
+    mejor, sin_mejora, inicio = None, 0, time.perf_counter()
+
+    def medir(paso):
+        nonlocal mejor, sin_mejora
+        historial["pasos"].append(paso)
+        historial["entrenamiento"].append(perdida_en(modelo, muestra))
+        historial["validacion"].append(perdida_en(modelo, validacion))
+        mejora = mejor is None or historial["validacion"][-1] < mejor["perdida"]
+        if mejora:
+            mejor = {"paso": paso, "perdida": historial["validacion"][-1], "estado": copy.deepcopy(modelo.state_dict())}
+        sin_mejora = 0 if mejora else sin_mejora + 1
+        if mostrar:
+            print(f"paso {paso:5d} · entrenamiento {historial['entrenamiento'][-1]:.3f} · validación "
+                  f"{historial['validacion'][-1]:.3f}{' *' if mejora else '  '} · "
+                  f"{time.perf_counter() - inicio:.1f} s (medido)", flush=True)
+
+    medir(0)
     modelo.train()
     for paso in range(1, pasos + 1):
         x, y = lote_aleatorio(entrenamiento, modelo.contexto, tamano_lote, generador)
-        x, y = x.to(dispositivo), y.to(dispositivo)
-        logits = modelo(x)  # (lote, contexto, vocabulario)
-        perdida = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1))
-        optimizador.zero_grad()
+        logits = modelo(x.to(dispositivo))  # (lote, contexto, vocabulario)
+        perdida = F.cross_entropy(logits.flatten(0, 1), y.to(dispositivo).flatten())
+        optimizador.zero_grad(set_to_none=True)
         perdida.backward()
         optimizador.step()
-        suma += perdida.item()
         if paso % cada == 0:
-            historial["pasos"].append(paso)
-            historial["entrenamiento"].append(suma / cada)  # media de los últimos `cada` lotes
-            historial["validacion"].append(perdida_en(modelo, validacion))
-            suma = 0.0
-            mejora = historial["validacion"][-1] < mejor["perdida"]
-            if mejora:
-                mejor = {"paso": paso, "perdida": historial["validacion"][-1],
-                         "estado": copy.deepcopy(modelo.state_dict())}
-            sin_mejora = 0 if mejora else sin_mejora + 1
-            if mostrar:
-                print(f"paso {paso:5d} · entrenamiento {historial['entrenamiento'][-1]:.3f} · validación "
-                      f"{historial['validacion'][-1]:.3f}{' *' if mejora else ''} · "
-                      f"{time.perf_counter() - inicio:.1f} s (medido)", flush=True)
+            medir(paso)
             if sin_mejora >= paciencia:
-                if mostrar:
-                    print(f"Parada temprana: {paciencia} validaciones seguidas sin mejorar.")
                 break
+    parada = sin_mejora >= paciencia
     modelo.load_state_dict(mejor["estado"])  # nos quedamos con el mejor momento
     modelo.eval()
-    historial.update(mejor_paso=mejor["paso"], mejor_perdida=mejor["perdida"],
+    if mostrar:
+        motivo = (f"Parada temprana en el paso {historial['pasos'][-1]}: {paciencia} medidas seguidas sin mejorar."
+                  if parada else f"Fin de los {pasos} pasos.")
+        print(f"{motivo} El modelo vuelve a su mejor momento, el paso {mejor['paso']} "
+              f"(validación {mejor['perdida']:.3f}).")
+    historial.update(mejor_paso=mejor["paso"], mejor_perdida=mejor["perdida"], parada_temprana=parada,
                      segundos=time.perf_counter() - inicio)
     return historial
 
@@ -173,16 +240,6 @@ def generar_texto(modelo, tokenizador, inicio, longitud=200, temperatura=0.8, to
     return tokenizador.decodificar(indices)
 
 
-def texto_para_widget(modelo, tokenizador, inicio, temperatura, top_k, longitud, semilla=0):
-    """Lo que muestra el generador interactivo: el texto generado, o el motivo por el que no se puede."""
-    if not inicio:
-        return "Escribe al menos un carácter para empezar."
-    try:
-        return generar_texto(modelo, tokenizador, inicio, longitud, temperatura, top_k or None, semilla)
-    except ValueError as error:
-        return str(error)
-
-
 @torch.no_grad()
 def probabilidades_siguiente(modelo, tokenizador, inicio, temperatura=1.0, top_k=None):
     """Probabilidades (vocabulario,) del carácter que seguiría a `inicio`, con temperatura y top-k."""
@@ -190,21 +247,6 @@ def probabilidades_siguiente(modelo, tokenizador, inicio, temperatura=1.0, top_k
     indices = torch.tensor([tokenizador.codificar(inicio)[-modelo.contexto:]], device=next(modelo.parameters()).device)
     logits = modelo(indices)[0, -1] / temperatura  # (vocabulario,)
     return torch.softmax(filtrar_top_k(logits, top_k), dim=-1).cpu()
-
-
-def dibujo_del_generador(modelo, tokenizador, inicio, temperatura, top_k, longitud, semilla=0):
-    """(texto, figura) del generador interactivo: lo generado y las 10 opciones más probables tras `inicio`."""
-    texto = texto_para_widget(modelo, tokenizador, inicio, temperatura, top_k, longitud, semilla)
-    fig, ax = plt.subplots(figsize=(8, 3.4))
-    if not inicio or set(inicio) - set(tokenizador.indice):
-        ax.axis("off")  # sin un comienzo válido no hay nada que dibujar
-        return texto, fig
-    probabilidades = probabilidades_siguiente(modelo, tokenizador, inicio, temperatura, top_k or None)
-    mejores = probabilidades.topk(10)
-    etiquetas = [{" ": "␣", "\n": "↵"}.get(c, c) for c in tokenizador.decodificar(mejores.indices)]
-    barras_de_pesos(mejores.values, etiquetas, ax=ax, titulo=f"¿Qué carácter sigue a «{inicio[-15:]}»?")
-    ax.set_ylabel("probabilidad")
-    return texto, fig
 
 
 def guardar_pesos(modelo, ruta, sobrescribir=False):
@@ -223,5 +265,20 @@ def cargar_pesos(modelo, ruta):
     ruta = pathlib.Path(ruta)
     if not ruta.exists():
         raise FileNotFoundError(f"No encuentro {ruta}; guarda antes los pesos con guardar_pesos(modelo, ruta).")
-    modelo.load_state_dict(torch.load(ruta, weights_only=True))
+    pesos = torch.load(ruta, weights_only=True)
+    propios = modelo.state_dict()
+    faltan = [n for n in propios if n not in pesos]
+    sobran = [n for n in pesos if n not in propios]
+    distintos = [f"{n}: {tuple(pesos[n].shape)} en el archivo y {tuple(p.shape)} en el modelo"
+                 for n, p in propios.items() if n in pesos and pesos[n].shape != p.shape]
+    if faltan or sobran or distintos:
+        detalles = "; ".join(
+            distintos[:3] + [f"faltan {faltan[:3]}"] * bool(faltan) + [f"sobran {sobran[:3]}"] * bool(sobran)
+        )
+        raise ValueError(
+            f"Los pesos de {ruta} son de un modelo con otra forma ({detalles}). Crea el modelo con los mismos "
+            f"números con que se guardó (vocabulario, d_modelo, cabezas, capas, contexto, posiciones) y "
+            f"vuelve a cargar."
+        )
+    modelo.load_state_dict(pesos)
     return modelo

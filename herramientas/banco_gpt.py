@@ -1,0 +1,195 @@
+"""Banco del mini-GPT: tiempo de un paso de entrenamiento de `MiniGPT` frente a un GPT al estilo de nanoGPT.
+
+Uso: python -m herramientas.banco_gpt [--rondas 5] [--pasos 10] [--hilos N] [--validacion PASOS]
+
+Los modelos se miden intercalados (unos pasos de cada uno, varias rondas) en la misma ejecución: si la máquina
+está cargada, la carga les afecta a todos por igual y el cociente sigue valiendo. Imprime la mediana de cada uno
+y el cociente; no descarga nada. `--validacion PASOS` entrena además cada modelo con su receta y da la mejor
+pérdida de validación en el corpus del curso.
+
+La referencia `GPTNano` está escrita aquí a partir de la arquitectura publicada de nanoGPT (A. Karpathy,
+`model.py`): pre-norma, atención causal con `F.scaled_dot_product_attention` y *dropout* en la atención, MLP GELU
+4×, pesos atados, inicialización normal 0.02 con las proyecciones residuales escaladas por 1/√(2·capas), AdamW con
+betas (0.9, 0.95) y *weight decay* en las matrices, recorte del gradiente a 1.
+"""
+
+import argparse
+import math
+import os
+import statistics
+import time
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from utilidades.gpt import MiniGPT, lote_aleatorio, optimizador_adamw, perdida_en
+from utilidades.texto import TokenizadorCaracteres, dividir, leer_corpus
+
+
+class AtencionNano(nn.Module):
+    """Atención causal como la de nanoGPT: c_attn, c_proj y dropout en los pesos y a la salida."""
+
+    def __init__(self, d, cabezas, dropout):
+        super().__init__()
+        self.cabezas, self.dropout = cabezas, dropout
+        self.c_attn = nn.Linear(d, 3 * d)
+        self.c_proj = nn.Linear(d, d)
+        self.resid_dropout = nn.Dropout(dropout)
+
+    def forward(self, x):
+        lote, L, d = x.shape
+        q, k, v = self.c_attn(x).view(lote, L, 3, self.cabezas, d // self.cabezas).permute(2, 0, 3, 1, 4)
+        y = F.scaled_dot_product_attention(q, k, v, dropout_p=self.dropout if self.training else 0.0, is_causal=True)
+        return self.resid_dropout(self.c_proj(y.transpose(1, 2).reshape(lote, L, d)))
+
+
+class BloqueNano(nn.Module):
+    def __init__(self, d, cabezas, dropout):
+        super().__init__()
+        self.ln_1, self.ln_2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.attn = AtencionNano(d, cabezas, dropout)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d), nn.Dropout(dropout))
+
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        return x + self.mlp(self.ln_2(x))
+
+
+class GPTNano(nn.Module):
+    """GPT con la arquitectura y la inicialización publicadas de nanoGPT: índices (lote, L) -> logits."""
+
+    def __init__(self, vocabulario, d_modelo=96, cabezas=4, capas=2, contexto=64, dropout=0.2):
+        super().__init__()
+        self.contexto = contexto
+        self.wte, self.wpe = nn.Embedding(vocabulario, d_modelo), nn.Embedding(contexto, d_modelo)
+        self.drop = nn.Dropout(dropout)
+        self.h = nn.ModuleList(BloqueNano(d_modelo, cabezas, dropout) for _ in range(capas))
+        self.ln_f = nn.LayerNorm(d_modelo)
+        self.lm_head = nn.Linear(d_modelo, vocabulario, bias=False)
+        self.wte.weight = self.lm_head.weight  # pesos atados
+        for modulo in self.modules():
+            if isinstance(modulo, (nn.Linear, nn.Embedding)):
+                nn.init.normal_(modulo.weight, 0.0, 0.02)
+            if isinstance(modulo, nn.Linear) and modulo.bias is not None:
+                nn.init.zeros_(modulo.bias)
+        for bloque in self.h:  # las proyecciones que escriben en el atajo residual
+            for capa in (bloque.attn.c_proj, bloque.mlp[2]):
+                nn.init.normal_(capa.weight, 0.0, 0.02 / math.sqrt(2 * capas))
+
+    def forward(self, indices):
+        L = indices.shape[1]
+        x = self.drop(self.wte(indices) + self.wpe(torch.arange(L, device=indices.device)))
+        for bloque in self.h:
+            x = bloque(x)
+        return self.lm_head(self.ln_f(x))
+
+
+def optimizador_nano(modelo, lr=2e-3, weight_decay=0.1):
+    """La receta de nanoGPT: AdamW con betas (0.9, 0.95), decaen los parámetros de 2 o más dimensiones."""
+    parametros = list(modelo.parameters())
+    grupos = [{"params": [p for p in parametros if p.dim() >= 2], "weight_decay": weight_decay},
+              {"params": [p for p in parametros if p.dim() < 2], "weight_decay": 0.0}]
+    return torch.optim.AdamW(grupos, lr=lr, betas=(0.9, 0.95))  # nanoGPT solo usa fused en CUDA
+
+
+def _paso(modelo, optimizador, x, y, recortar):
+    logits = modelo(x)
+    perdida = F.cross_entropy(logits.flatten(0, 1), y.flatten())
+    optimizador.zero_grad(set_to_none=True)
+    perdida.backward()
+    if recortar:
+        nn.utils.clip_grad_norm_(modelo.parameters(), 1.0)
+    optimizador.step()
+    return perdida
+
+
+def _candidatos(V, dropout=0.2):
+    torch.manual_seed(0)
+    nuestro = MiniGPT(V, dropout=dropout)
+    torch.manual_seed(0)
+    del_curso = MiniGPT(V, dropout=dropout)
+    del_curso.atencion_fusionada = False  # la atención de la lección 02, que guarda los pesos
+    torch.manual_seed(0)
+    nano = GPTNano(V, dropout=dropout)
+    return {
+        "MiniGPT (atención fusionada, AdamW fused)": (nuestro, optimizador_adamw(nuestro), False),
+        "MiniGPT (atención del curso)": (del_curso, optimizador_adamw(del_curso), False),
+        "GPT al estilo de nanoGPT": (nano, optimizador_nano(nano), True),
+    }
+
+
+def medir_pasos(entrenamiento, V, rondas=5, pasos=10, tamano_lote=32, contexto=64):
+    """Milisegundos por paso de cada modelo (lista por ronda), medidos intercalados."""
+    candidatos = _candidatos(V)
+    generador = torch.Generator().manual_seed(0)
+    lotes = [lote_aleatorio(entrenamiento, contexto, tamano_lote, generador) for _ in range(pasos)]
+    tiempos = {nombre: [] for nombre in candidatos}
+    for ronda in range(rondas + 1):  # la ronda 0 calienta y no cuenta
+        for nombre, (modelo, optimizador, recortar) in candidatos.items():
+            modelo.train()
+            inicio = time.perf_counter()
+            for x, y in lotes:
+                _paso(modelo, optimizador, x, y, recortar)
+            if ronda:
+                tiempos[nombre].append(1000 * (time.perf_counter() - inicio) / pasos)
+    return tiempos
+
+
+def mejor_validacion(entrenamiento, validacion, V, pasos, cada=100, tamano_lote=32):
+    """Mejor pérdida de validación de cada modelo tras `pasos` pasos con su receta (la misma semilla de lotes)."""
+    resultados = {}
+    for nombre, (modelo, optimizador, recortar) in _candidatos(V).items():
+        if "del curso" in nombre:
+            continue  # da lo mismo que la fusionada, más despacio
+        generador = torch.Generator().manual_seed(0)
+        mejor = math.inf
+        for paso in range(1, pasos + 1):
+            modelo.train()
+            x, y = lote_aleatorio(entrenamiento, modelo.contexto, tamano_lote, generador)
+            if recortar:  # nanoGPT: calentamiento lineal y coseno hasta lr/10
+                calentar = max(1, pasos // 10)
+                fraccion = paso / calentar if paso < calentar else 0.1 + 0.9 * 0.5 * (
+                    1 + math.cos(math.pi * (paso - calentar) / max(1, pasos - calentar)))
+                for grupo in optimizador.param_groups:
+                    grupo["lr"] = 2e-3 * fraccion
+            _paso(modelo, optimizador, x, y, recortar)
+            if paso % cada == 0:
+                mejor = min(mejor, perdida_en(modelo, validacion))
+        resultados[nombre] = mejor
+    return resultados
+
+
+def main(argumentos=None):
+    analizador = argparse.ArgumentParser(description="Tiempo por paso de MiniGPT frente a un GPT como nanoGPT.")
+    analizador.add_argument("--rondas", type=int, default=5)
+    analizador.add_argument("--pasos", type=int, default=10, help="pasos de cada modelo por ronda")
+    analizador.add_argument("--hilos", type=int, default=None, help="hilos de PyTorch (por defecto, los suyos)")
+    analizador.add_argument("--validacion", type=int, default=0, help="pasos de entrenamiento para comparar la pérdida")
+    opciones = analizador.parse_args(argumentos)
+    if opciones.hilos:
+        torch.set_num_threads(opciones.hilos)
+    texto = leer_corpus()
+    tokenizador = TokenizadorCaracteres(texto)
+    V = len(tokenizador)
+    entrenamiento, validacion = dividir(torch.tensor(tokenizador.codificar(texto)))
+    carga = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"torch {torch.__version__} · {torch.get_num_threads()} hilos · {os.cpu_count()} núcleos · carga media "
+          f"al empezar {carga:.1f}")
+    print(f"Tamaño: V {V}, 2 bloques, d 96, 4 cabezas, contexto 64, lote 32, dropout 0.2 · {opciones.rondas} rondas "
+          f"de {opciones.pasos} pasos por modelo, intercaladas")
+    tiempos = medir_pasos(entrenamiento, V, opciones.rondas, opciones.pasos)
+    medianas = {nombre: statistics.median(t) for nombre, t in tiempos.items()}
+    referencia = medianas["GPT al estilo de nanoGPT"]
+    for nombre, mediana in medianas.items():
+        print(f"  {nombre:42s} {mediana:8.1f} ms/paso (de {min(tiempos[nombre]):.1f} a {max(tiempos[nombre]):.1f})"
+              f" · {mediana / referencia:.2f} del de nanoGPT")
+    if opciones.validacion:
+        print(f"Mejor validación en {opciones.validacion} pasos, cada uno con su receta:")
+        for nombre, perdida in mejor_validacion(entrenamiento, validacion, V, opciones.validacion).items():
+            print(f"  {nombre:42s} {perdida:.3f}")
+    return medianas
+
+
+if __name__ == "__main__":
+    main()

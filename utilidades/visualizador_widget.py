@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from matplotlib.colors import LinearSegmentedColormap
 
-from utilidades.graficos import ACENTO, GRIS, TINTA, barras_de_pesos, mapa_de_calor, mapas_de_calor
+from utilidades.graficos import ACENTO, GRIS, TINTA, barras_de_pesos, mapa_de_calor
 from utilidades.paneles import figura_a_png
 from utilidades.visualizador import recorrer, visible
 
@@ -23,6 +23,23 @@ MAPA_SIGNO = LinearSegmentedColormap.from_list("signo_del_curso", [ACENTO, "#fff
 
 def _etiquetas(recorrido):
     return [visible(c) for c in recorrido.caracteres]
+
+
+def _rejilla(matrices, titulos, etiquetas, por_fila, lado=3.8):
+    """Mapas de atención causales en una rejilla de tamaño fijo (se lee proyectada aunque la frase sea larga)."""
+    L = len(etiquetas)
+    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+    filas = -(-len(matrices) // por_fila)
+    fig, ejes = plt.subplots(filas, por_fila, figsize=(lado * por_fila + 0.6, lado * filas + 0.4), squeeze=False)
+    for k, (eje, matriz, titulo) in enumerate(zip(ejes.flat, matrices, titulos)):
+        mapa_de_calor(matriz, etiquetas, etiquetas, ax=eje, barra=False, oculto=futuro, titulo=titulo)
+        if k % por_fila:
+            eje.set_yticklabels([])  # los caracteres de las filas, solo en la primera columna
+        if L > 16:  # con muchas letras, una de cada dos para que no se monten
+            eje.set_xticks(range(0, L, 2), etiquetas[::2], rotation=0, ha="center")
+            if k % por_fila == 0:
+                eje.set_yticks(range(0, L, 2), etiquetas[::2])
+    return fig, ejes
 
 
 def _dibujar_fichas(ax, recorrido, con_indices):
@@ -94,10 +111,8 @@ def dibujar_etapa(recorrido, indice):
     titulo = f"{indice} · {etapa.titulo} · forma {etapa.forma}"
     L = len(recorrido.caracteres)
     if etapa.tipo == "atencion":
-        futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
-        etiquetas = _etiquetas(recorrido)
-        fig, _ = mapas_de_calor(list(etapa.valor.detach().cpu()), [f"cabeza {h}" for h in range(etapa.forma[0])],
-                                etiquetas, etiquetas, oculto=futuro, columnas_figura=etapa.forma[0])
+        fig, _ = _rejilla(list(etapa.valor.detach().cpu()), [f"cabeza {h}" for h in range(etapa.forma[0])],
+                          _etiquetas(recorrido), etapa.forma[0])
         fig.suptitle(titulo, fontsize=15)
         fig.tight_layout()
         return fig
@@ -118,12 +133,9 @@ def figura_atencion_completa(recorrido):
     """Todos los bloques y cabezas de un recorrido: una fila por bloque, una columna por cabeza (causal)."""
     mapas = [e for e in recorrido.etapas if e.tipo == "atencion"]
     cabezas = mapas[0].forma[0]
-    L = len(recorrido.caracteres)
-    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
-    etiquetas = _etiquetas(recorrido)
     matrices = [m.valor[h].detach().cpu() for m in mapas for h in range(cabezas)]
     titulos = [f"bloque {m.bloque} · cabeza {h}" for m in mapas for h in range(cabezas)]
-    fig, ejes = mapas_de_calor(matrices, titulos, etiquetas, etiquetas, oculto=futuro, columnas_figura=cabezas)
+    fig, ejes = _rejilla(matrices, titulos, _etiquetas(recorrido), cabezas)
     fig.suptitle(f"«{''.join(recorrido.caracteres)}»: fila = carácter que mira (consulta), "
                  f"columna = carácter mirado (clave)", fontsize=15)
     fig.tight_layout()

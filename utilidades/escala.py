@@ -23,7 +23,7 @@ def experimento_de_escala(dimensiones, consultas=1000, claves=8, semilla=0):
     """Compara puntajes crudos q·k y escalados q·k/√d; devuelve {d: {"desviacion_cruda": ..., ...}}."""
     resultados = {}
     for d in dimensiones:
-        generador = torch.Generator().manual_seed(semilla)  # cada d con la misma semilla: mismas cifras que el deslizador
+        generador = torch.Generator().manual_seed(semilla)  # misma semilla en cada d: cifras del deslizador
         Q = torch.randn(consultas, d, generator=generador)  # (consultas, d)
         K = torch.randn(claves, d, generator=generador)  # (claves, d)
         crudos = Q @ K.T  # (consultas, claves)

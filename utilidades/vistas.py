@@ -34,7 +34,7 @@ def vista_de_cabeza(pesos, frases, frase, cabeza, nombres=None):
     nombre = f"cabeza {cabeza}" + (f" ({nombres[cabeza]})" if nombres else "")
     texto = f"{nombre}, «{' '.join(palabras)}»: " + favoritas(tabla, palabras)
     fig, _ = mapa_de_calor(tabla, palabras, palabras, valores=True, titulo=nombre.capitalize(),
-                           etiqueta_filas="palabra que mira", etiqueta_columnas="palabra mirada")
+                           etiqueta_filas="palabra que mira (consulta)", etiqueta_columnas="palabra mirada (clave)")
     return texto, fig
 
 
@@ -74,5 +74,5 @@ def vista_de_mascaras(Q, K, frases, frase, causal, relleno):
              + " ".join(f"{s:.2f}" for s in pesos.sum(dim=-1).tolist()))
     fig, _ = mapa_de_calor(pesos, palabras, palabras, valores=True, oculto=mascara,
                            titulo="Pesos (en blanco y tachado: oculto)",
-                           etiqueta_filas="palabra que mira", etiqueta_columnas="palabra mirada")
+                           etiqueta_filas="palabra que mira (consulta)", etiqueta_columnas="palabra mirada (clave)")
     return texto, fig

@@ -127,8 +127,9 @@ def jupyterlab():
     (trabajo / "notebooks").mkdir(parents=True)
     for leccion in LECCIONES:
         shutil.copy2(leccion, trabajo / "notebooks" / leccion.name)
-    if (RAIZ / "datos").exists():
-        shutil.copytree(RAIZ / "datos", trabajo / "datos")
+    # La carpeta del curso como la descarga un estudiante: la celda de preparación busca utilidades/ junto a notebooks/.
+    for carpeta in ("utilidades", "datos"):
+        shutil.copytree(RAIZ / carpeta, trabajo / carpeta, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     _ajustes(temporal / "ajustes")
     entorno = dict(os.environ)
     entorno.update({
@@ -136,7 +137,6 @@ def jupyterlab():
         "JUPYTER_RUNTIME_DIR": str(temporal / "runtime"),
         "JUPYTERLAB_SETTINGS_DIR": str(temporal / "ajustes"),
         "JUPYTERLAB_WORKSPACES_DIR": str(temporal / "espacios"),
-        "PYTHONPATH": str(RAIZ) + os.pathsep + entorno.get("PYTHONPATH", ""),
     })
     puerto = _puerto_libre()
     orden = [
@@ -253,10 +253,12 @@ ESTADO_CELDAS = """() => {
     (p) => p.textContent.includes("*")).length;
   const problemas = [];
   let widgets = 0;
+  let errores = 0;
   celdas.forEach((c, i) => {
     for (let k = 0; k < c.model.outputs.length; k++) {
       const salida = c.model.outputs.get(k).toJSON();
       if (salida.output_type === "error") {
+        errores += 1;
         problemas.push(`celda de código ${i + 1}: ${salida.ename}: ${salida.evalue}`);
       } else if (salida.output_type === "stream" && salida.name === "stderr") {
         const texto = Array.isArray(salida.text) ? salida.text.join("") : salida.text;
@@ -267,7 +269,7 @@ ESTADO_CELDAS = """() => {
     }
   });
   return {estado: kernel ? kernel.status : "sin kernel", pendientes, ocupadas, total: celdas.length, problemas,
-          widgets};
+          widgets, errores};
 }""".replace("%WIDGET%", WIDGET)
 
 # Lo que se ve de cada salida de widget guardada (textContent: JupyterLab no oculta ahí las celdas lejanas).
@@ -364,6 +366,9 @@ class Visita:
             estado = _evaluar(self.pagina, ESTADO_CELDAS)
             if estado["pendientes"] == 0 and estado["ocupadas"] == 0 and estado["estado"] == "idle":
                 return estado
+            if estado["errores"] and estado["ocupadas"] == 0 and estado["estado"] == "idle":
+                # «Ejecutar todo» se detiene en la primera celda con error: no hay nada más que esperar.
+                self.fallar("se detuvo en una celda con error:\n" + "\n".join(estado["problemas"]), "_error")
             transcurrido = time.monotonic() - inicio
             nada = estado["pendientes"] == estado["total"] and estado["ocupadas"] == 0 and estado["estado"] == "idle"
             if nada and transcurrido > 45 and not reintentado:

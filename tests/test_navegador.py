@@ -482,6 +482,20 @@ def _esperar_texto(visita, localizador, condicion, descripcion, tiempo=60):
         visita.pagina.wait_for_timeout(200)
 
 
+def _imagen_quieta(visita, imagen, tiempo=30):
+    """Espera a que la figura deje de cambiar (llega del kernel después del texto); así la captura es la de ahora."""
+    limite = time.monotonic() + tiempo
+    antes, iguales = None, 0
+    while iguales < 3 and time.monotonic() < limite:
+        try:
+            ahora = imagen.get_attribute("src", timeout=2000)
+        except Exception:
+            ahora = None
+        iguales = iguales + 1 if ahora and ahora == antes else 0
+        antes = ahora
+        visita.pagina.wait_for_timeout(400)
+
+
 def _estudiante_en_el_visualizador(visita):
     """Escribe un comienzo, avanza etapas con el botón, salta a la última y añade el carácter sorteado."""
     pagina = visita.pagina
@@ -491,19 +505,23 @@ def _estudiante_en_el_visualizador(visita):
     entrada = pagina.locator(".vis-prompt input").first
     boton = pagina.locator("button.vis-siguiente, .vis-siguiente button").first
     etapa = pagina.locator(".vis-etapa select").first
+    imagen = pagina.locator("img.vis-imagen, .vis-imagen img").first
 
     comienzo = "La atención"
     entrada.fill(comienzo)
     entrada.press("Enter")
     _esperar_texto(visita, texto, lambda t: "Etapa 0 de" in t and "«L» «a» «␣» «a»" in t, "el comienzo escrito")
+    _imagen_quieta(visita, imagen)
     raiz.screenshot(path=str(CAPTURAS / "11_visualizador_1_caracteres.png"))
     ultima = int(re.search(r"Etapa 0 de (\d+)", _texto_visible(texto)).group(1))
     for paso in (1, 2):
         boton.click()
         _esperar_texto(visita, texto, lambda t, paso=paso: f"Etapa {paso} de {ultima}" in t, f"la etapa {paso}")
+    _imagen_quieta(visita, imagen)
     raiz.screenshot(path=str(CAPTURAS / "11_visualizador_2_etapa_2.png"))
     etapa.select_option(index=ultima)
     final = _esperar_texto(visita, texto, lambda t: f"Etapa {ultima} de {ultima}" in t, "la última etapa")
+    _imagen_quieta(visita, imagen)
     raiz.screenshot(path=str(CAPTURAS / "11_visualizador_3_sorteo.png"))
     boton.click()  # desde la última etapa: añade el carácter sorteado y vuelve a la primera
     _esperar_texto(visita, texto, lambda t: "Etapa 0 de" in t, "volver a la etapa 0")
@@ -514,4 +532,5 @@ def _estudiante_en_el_visualizador(visita):
                           "_visualizador")
         pagina.wait_for_timeout(200)
     assert entrada.input_value().startswith(comienzo)
+    _imagen_quieta(visita, imagen)
     raiz.screenshot(path=str(CAPTURAS / "11_visualizador_4_anadido.png"))

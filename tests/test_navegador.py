@@ -453,9 +453,34 @@ def _probar_leccion(navegador, url, leccion, interfaz, ejecutar):
 
         estudiante_en_la_actividad(pagina, pagina.locator(".aqm-raiz").first, CAPTURAS, visita.prefijo)
         assert not fallos_js, f"{visita.nombre}: errores de JavaScript al usar la actividad:\n" + "\n".join(fallos_js)
+    if leccion.name.startswith("10_"):
+        _estudiante_en_el_generador(visita)
+        assert not fallos_js, f"{visita.nombre}: errores de JavaScript en el generador:\n" + "\n".join(fallos_js)
     if leccion.name.startswith("11_"):
         _estudiante_en_el_visualizador(visita)
         assert not fallos_js, f"{visita.nombre}: errores de JavaScript en el visualizador:\n" + "\n".join(fallos_js)
+
+
+# --- Lección 10: un estudiante pide otra muestra y cambia el comienzo -------------------------------------
+
+
+def _estudiante_en_el_generador(visita):
+    """Pulsa «Otra muestra» (otro texto, muestra 1) y escribe otro comienzo (el texto empieza por él)."""
+    pagina = visita.pagina
+    texto = pagina.locator(".gen-texto").first
+    estado = pagina.locator(".gen-estado").first
+    texto.scroll_into_view_if_needed()
+    antes = _esperar_texto(visita, texto, lambda t: t.startswith("El modelo "), "el texto inicial", tiempo=120)
+    pagina.locator("button.gen-otra, .gen-otra button").first.click()
+    _esperar_texto(visita, estado, lambda t: "muestra 1" in t, "«muestra 1» tras «Otra muestra»", tiempo=120)
+    otra = _esperar_texto(visita, texto, lambda t: t.startswith("El modelo ") and t != antes, "otra muestra",
+                          tiempo=120)
+    assert otra != antes
+    entrada = pagina.locator(".gen-comienzo input").first
+    entrada.fill("La máscara ")
+    entrada.press("Enter")
+    _esperar_texto(visita, texto, lambda t: t.startswith("La máscara "), "el texto con el comienzo nuevo", tiempo=120)
+    pagina.locator(".gen-texto").first.locator("xpath=..").screenshot(path=str(CAPTURAS / "10_generador.png"))
 
 
 # --- Lección 11: un estudiante recorre la pasada del mini-GPT ------------------------------------------

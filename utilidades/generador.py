@@ -66,6 +66,9 @@ class GeneradorInteractivo(widgets.VBox):
         self.imagen = widgets.Image(format="png")
         for control in self.controles.values():
             control.observe(self.actualizar, names="value")
+        for widget, clase in ((self.controles["inicio"], "gen-comienzo"), (self.boton, "gen-otra"),
+                              (self.estado, "gen-estado"), (self.texto, "gen-texto")):
+            widget.add_class(clase)  # nombres estables para la prueba en el navegador
         c = self.controles
         super().__init__([widgets.HBox([c["inicio"], c["temperatura"]]), widgets.HBox([c["top_k"], c["longitud"]]),
                           widgets.HBox([self.boton, self.estado]), self.texto, self.imagen])

@@ -1,11 +1,22 @@
-"""Pruebas del mecanismo de ejercicios y de las comprobaciones de la lección 02."""
+"""Pruebas del mecanismo de ejercicios y de sus herramientas comunes (cada ejercicio se prueba por tabla en
+test_ejercicios_tabla.py)."""
 
-import math
-
+import numpy as np
 import pytest
 import torch
 
-from utilidades.ejercicios import comprobar, ejercicios_registrados, evaluar
+from utilidades.ejercicios import (
+    Fallo,
+    comprobar,
+    ejercicios_registrados,
+    entero,
+    evaluar,
+    exigir_entero,
+    exigir_funcion,
+    exigir_numero,
+    llamar,
+    un_numero,
+)
 
 
 def test_sin_responder_no_es_correcto():
@@ -21,9 +32,11 @@ def test_clave_desconocida_da_mensaje_claro():
 
 
 def test_comprobar_imprime_en_castellano(capsys):
-    comprobar("02.4", 15)
+    from casos_ejercicios.leccion_02 import CASOS
+
+    comprobar("02.4", CASOS["02.4"].solucion)
     assert capsys.readouterr().out.startswith("✅ Ejercicio 02.4: ¡correcto!")
-    comprobar("02.4", 14)
+    comprobar("02.4", 0.01)
     salida = capsys.readouterr().out
     assert salida.startswith("❌ Ejercicio 02.4: todavía no. Pista:")
 
@@ -40,57 +53,45 @@ def test_registro_de_la_leccion_02():
     assert ejercicios_registrados("02") == ["02.1", "02.2", "02.3", "02.4"]
 
 
-def test_02_1_puntajes():
-    assert evaluar("02.1", [1.41, 0.71, 2.12]).correcto
-    assert evaluar("02.1", torch.tensor([2, 1, 3]) / math.sqrt(2)).correcto
-    olvido = evaluar("02.1", [2, 1, 3])
-    assert not olvido.correcto and "falta un paso" in olvido.mensaje
-    assert not evaluar("02.1", [1.41, 0.71]).correcto
-    assert not evaluar("02.1", "hola").correcto
-
-
-def test_02_2_claves_identicas():
-    assert evaluar("02.2", [1 / 3] * 3).correcto
-    assert not evaluar("02.2", [0.58, 0.14, 0.28]).correcto
-
-
-def test_02_3_funcion_de_pesos():
-    def buena(Q, K):
-        return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
-
-    def sin_escala(Q, K):
-        return torch.softmax(Q @ K.transpose(-2, -1), dim=-1)
-
-    def dimension_mala(Q, K):
-        return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-2)
-
-    def solo_2d(Q, K):
-        return torch.softmax(Q @ K.t() / math.sqrt(Q.shape[-1]), dim=-1)
-
-    assert evaluar("02.3", buena).correcto
-    assert "√d" in evaluar("02.3", sin_escala).mensaje
-    assert "no suman 1" in evaluar("02.3", dimension_mala).mensaje
-    assert not evaluar("02.3", solo_2d).correcto
-    assert not evaluar("02.3", 42).correcto
-    pista = evaluar("02.3", lambda Q, K: None).mensaje
-    assert "return" in pista
-
-
-def test_02_4_celdas_ocultas():
-    assert evaluar("02.4", 15).correcto
-    for mal in (21, 36, 6, "15", True):
-        assert not evaluar("02.4", mal).correcto
-
-
-def test_ninguna_pista_revela_la_solucion():
-    mensajes = [evaluar("02.1", [9, 9, 9]).mensaje, evaluar("02.2", [1, 0, 0]).mensaje, evaluar("02.4", 3).mensaje]
-    for mensaje in mensajes:
-        assert "1.41" not in mensaje and "0.33" not in mensaje and "15" not in mensaje
-
-
 def test_un_numero_acepta_escalares_y_rechaza_lo_demas():
-    from utilidades.ejercicios import un_numero
-
     assert un_numero(3) == 3.0 and un_numero(torch.tensor([2.5])) == 2.5 and un_numero([[7]]) == 7.0
-    for mala in ([1, 2], "tres", None, True, torch.zeros(2, 2)):
+    assert un_numero(np.int64(4)) == 4.0 and un_numero(np.float32(0.5)) == 0.5
+    for mala in ([1, 2], "tres", "3", None, True, torch.zeros(2, 2)):
         assert un_numero(mala) is None
+
+
+def test_entero_acepta_cualquier_tipo_entero():
+    for bueno in (16640, 16640.0, np.int64(16640), np.float64(16640.0), torch.tensor(16640), torch.tensor([16640])):
+        assert entero(bueno) == 16640
+    for malo in (16640.5, "16640", None, True, float("nan"), [1, 2]):
+        assert entero(malo) is None
+
+
+def test_exigir_numero_y_entero_terminan_con_una_pista():
+    assert exigir_numero(torch.tensor(0.25)) == 0.25 and exigir_entero(np.int32(7)) == 7
+    with pytest.raises(Fallo, match="un solo número .* un texto"):
+        exigir_numero("0.25")
+    with pytest.raises(Fallo, match="NaN o infinito"):
+        exigir_numero(float("inf"))
+    with pytest.raises(Fallo, match="sin decimales; tu respuesta es 7.5"):
+        exigir_entero(7.5)
+
+
+def test_exigir_funcion_y_llamar_dan_el_mensaje_comun():
+    ejemplo = "comprobar('02.3', pesos_de_atencion)"
+    with pytest.raises(Fallo, match="pásala sin paréntesis, como en comprobar"):
+        exigir_funcion(torch.zeros(3), ejemplo)
+    with pytest.raises(Fallo, match="la respuesta es None"):
+        exigir_funcion(None, ejemplo)
+    with pytest.raises(Fallo, match="no devuelve nada: falta un `return`"):
+        llamar(lambda x: None, 1)
+    with pytest.raises(Fallo, match="debe devolver un tensor de PyTorch y devuelve una lista de 2 elementos"):
+        llamar(lambda x: [x, x], 1)
+    with pytest.raises(Fallo, match=r"devuelve forma \(2, 3\) y se esperaba \(3, 2\)\. ¿Transpones\?"):
+        llamar(lambda: torch.zeros(2, 3), forma=(3, 2), pista_forma="¿Transpones?")
+    assert llamar(lambda: torch.ones(3, 2), forma=(3, 2)).shape == (3, 2)
+
+
+def test_un_fallo_dentro_de_una_comprobacion_es_su_veredicto():
+    veredicto = evaluar("02.3", "no soy una función")
+    assert not veredicto.correcto and veredicto.mensaje.startswith("Pista:") and "sin paréntesis" in veredicto.mensaje

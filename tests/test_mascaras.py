@@ -217,7 +217,7 @@ def test_mascara_no_booleana_da_error_claro():
 
 
 def test_q_y_k_de_distinto_d_da_error_claro():
-    with pytest.raises(ValueError, match="Q y K deben tener la misma longitud d"):
+    with pytest.raises(ValueError, match="Q y K deben tener la misma dimensión d"):
         atencion(torch.randn(2, 4, 8), torch.randn(2, 4, 6), torch.randn(2, 4, 6), mascara_causal(4))
 
 

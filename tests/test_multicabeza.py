@@ -141,7 +141,7 @@ def test_entrada_con_otro_d_modelo_da_error_claro():
 
 
 def test_q_y_k_de_distinto_d_da_error_claro():
-    with pytest.raises(ValueError, match="Q y K deben tener la misma longitud d"):
+    with pytest.raises(ValueError, match="Q y K deben tener la misma dimensión d"):
         atencion(torch.randn(3, 8), torch.randn(4, 6), torch.randn(4, 6))
 
 

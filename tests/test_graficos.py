@@ -85,3 +85,43 @@ def test_mapas_de_calor_con_barra_comun_y_rotulos_solo_en_la_primera_columna():
     fig, _ = graficos.mapas_de_calor(tablas)
     assert len(fig.axes) == 2  # sin barra si no se pide: las lecciones 08 y 09 no cambian
     plt.close(fig)
+
+
+def test_una_figura_grande_se_ajusta_al_proyector():
+    from utilidades.graficos import ALTO_MAXIMO, ANCHO_MAXIMO, ajustar_a_proyector, tamano_proyectable
+
+    assert tamano_proyectable(7.0, 4.5) == (7.0, 4.5)  # una figura normal no cambia
+    ancho, alto = tamano_proyectable(16.0, 8.0)
+    assert ancho == ANCHO_MAXIMO and abs(alto - 4.5) < 1e-9  # conserva la proporción
+    ancho, alto = tamano_proyectable(5.5, 8.0)
+    assert alto == ALTO_MAXIMO and abs(ancho - 5.5 * 6 / 8) < 1e-9
+    fig = plt.figure(figsize=(15, 12))
+    assert tuple(ajustar_a_proyector(fig).get_size_inches()) == tamano_proyectable(15, 12)
+    plt.close(fig)
+
+
+def test_en_un_cuaderno_cada_figura_se_muestra_ajustada():
+    """`aplicar_estilo` registra, en IPython, un formato PNG que ajusta la figura antes de dibujarla."""
+    import io
+
+    from IPython.core.interactiveshell import InteractiveShell
+    from PIL import Image
+
+    from utilidades.graficos import aplicar_estilo
+
+    shell = InteractiveShell.instance()
+    aplicar_estilo()
+    fig, ax = plt.subplots(figsize=(16, 5))
+    ax.plot([0, 1], [0, 1])
+    datos, _ = shell.display_formatter.format(fig)
+    ancho, alto = Image.open(io.BytesIO(datos["image/png"])).size
+    assert ancho <= 900 and alto <= 600, (ancho, alto)
+    assert ancho > 700, "la figura debe ocupar el ancho disponible, no quedarse diminuta"
+    plt.close(fig)
+
+
+def test_cada_serie_tiene_su_trazo():
+    from utilidades.graficos import ESTILO
+
+    ciclo = list(ESTILO["axes.prop_cycle"])
+    assert len({str(e["linestyle"]) for e in ciclo}) == len(ciclo) == len({e["color"] for e in ciclo})

@@ -4,11 +4,20 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.colors import LinearSegmentedColormap
 
+# Colores que se distinguen también con daltonismo (rojo frente a azul, no frente a verde) y con un contraste de al
+# menos 4 : 1 sobre blanco, para que el texto de esos colores se lea en un proyector.
 TINTA = "#1d2b4f"  # azul tinta: pesos altos, texto
 ACENTO = "#d1495b"  # rojo: lo que queremos señalar
-SECUNDARIO = "#2a9d8f"  # verde azulado: la segunda serie
-GRIS = "#8d99ae"
-COLORES = [TINTA, ACENTO, SECUNDARIO, "#e9a23b", "#6a4c93", GRIS]
+SECUNDARIO = "#0072b2"  # azul: la segunda serie
+GRIS = "#5f6b7a"
+COLORES = [TINTA, ACENTO, SECUNDARIO, "#a35c00", "#6a4c93", GRIS]
+# Cada serie lleva además su propio trazo: las curvas se distinguen sin color (en gris o con daltonismo).
+TRAZOS = ["-", "--", "-.", ":", (0, (5, 1.5, 1, 1.5, 1, 1.5)), (0, (8, 2))]
+
+# Tamaño máximo de una figura, en pulgadas a 100 ppp: 900 × 600 píxeles caben sin reducirse en una pantalla o un
+# proyector de 1280 × 720. Una figura más grande se encoge en pulgadas (la letra conserva su tamaño en puntos, así
+# que gana tamaño relativo) antes de mostrarse.
+ANCHO_MAXIMO, ALTO_MAXIMO = 9.0, 6.0
 
 # Mapa de blanco (peso 0) a tinta (peso 1) para las tablas de pesos.
 MAPA_PESOS = LinearSegmentedColormap.from_list("pesos_del_curso", ["#ffffff", TINTA])
@@ -28,13 +37,47 @@ ESTILO = {
     "axes.spines.top": False,
     "axes.spines.right": False,
     "axes.grid": False,
-    "axes.prop_cycle": plt.cycler(color=COLORES),
+    "axes.prop_cycle": plt.cycler(color=COLORES) + plt.cycler(linestyle=TRAZOS),
 }
 
 
+def tamano_proyectable(ancho, alto):
+    """(ancho, alto) en pulgadas reducidos, con sus proporciones, para no pasar de ANCHO_MAXIMO × ALTO_MAXIMO."""
+    escala = min(1.0, ANCHO_MAXIMO / ancho, ALTO_MAXIMO / alto)
+    return ancho * escala, alto * escala
+
+
+def ajustar_a_proyector(fig):
+    """Encoge una figura demasiado grande para un proyector (ver ANCHO_MAXIMO); devuelve la figura."""
+    ancho, alto = fig.get_size_inches()
+    nuevo = tamano_proyectable(ancho, alto)
+    if nuevo != (ancho, alto):
+        fig.set_size_inches(*nuevo)
+    return fig
+
+
+def _png_proyectable(fig):
+    """PNG de una figura como lo dibuja Jupyter (recortado a su contenido), tras ajustarla al proyector."""
+    from IPython.core.pylabtools import print_figure
+
+    return print_figure(ajustar_a_proyector(fig), "png", bbox_inches="tight")
+
+
 def aplicar_estilo():
-    """Aplica el estilo del curso a matplotlib (se llama desde `preparar`, nunca al importar)."""
+    """Aplica el estilo del curso a matplotlib (se llama desde `preparar`, nunca al importar).
+
+    En un cuaderno, además, cada figura que se muestra se ajusta antes al tamaño de un proyector.
+    """
     plt.rcParams.update(ESTILO)
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None and hasattr(shell, "display_formatter"):
+        from matplotlib.figure import Figure
+
+        shell.display_formatter.formatters["image/png"].for_type(Figure, _png_proyectable)
 
 
 def _a_numpy(matriz):

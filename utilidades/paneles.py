@@ -14,11 +14,13 @@ import io
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 
+from utilidades.graficos import ajustar_a_proyector
+
 
 def figura_a_png(fig):
     """Devuelve los bytes PNG de una figura de matplotlib y la cierra (para que no se muestre dos veces)."""
     memoria = io.BytesIO()
-    fig.savefig(memoria, format="png", bbox_inches="tight")
+    ajustar_a_proyector(fig).savefig(memoria, format="png", bbox_inches="tight")
     plt.close(fig)
     return memoria.getvalue()
 

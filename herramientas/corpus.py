@@ -12,7 +12,7 @@ import collections
 import re
 import sys
 
-from herramientas.celdas import RAIZ, cuadernos, fuente, leer_cuaderno
+from herramientas.celdas import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fuente, leer_cuaderno
 
 CORPUS = RAIZ / "datos" / "corpus.txt"
 LEEME = RAIZ / "datos" / "README.md"
@@ -115,8 +115,10 @@ def limpiar_markdown(texto):
 
 
 def prosa_de_cuaderno(ruta):
-    """La prosa de todas las celdas de texto de un cuaderno, limpia, un párrafo por línea."""
-    partes = [limpiar_markdown(fuente(c)) for c in leer_cuaderno(ruta)["cells"] if c["cell_type"] == "markdown"]
+    """La prosa de todas las celdas de texto de un cuaderno, limpia, un párrafo por línea (sin los enlaces de
+    navegación entre lecciones, que no son prosa)."""
+    partes = [limpiar_markdown(fuente(c)) for c in leer_cuaderno(ruta)["cells"]
+              if c["cell_type"] == "markdown" and ETIQUETA_NAVEGACION not in c.get("metadata", {}).get("tags", [])]
     return "\n".join(p for p in partes if p)
 
 
@@ -134,7 +136,7 @@ def construir_corpus():
 
 
 def miles(n):
-    """Un entero con los miles separados por un espacio, como se escribe en castellano: 88 520."""
+    """Un entero con los miles separados por un espacio normal (el README se lee en texto plano): 88 520."""
     return f"{n:,}".replace(",", " ")
 
 

@@ -222,3 +222,23 @@ def test_la_actividad_se_usa_con_teclado_y_anuncia_el_resumen():
 # --- Ejercicios --------------------------------------------------------------------------------------
 # Soluciones en cualquier tipo, respuestas desviadas, una pista por error frecuente y ninguna pista con la
 # respuesta: tests/test_ejercicios_tabla.py con los casos de tests/casos_ejercicios/.
+
+
+def test_sin_anywidget_la_actividad_lo_dice_y_se_muestra_quieta(monkeypatch, capsys):
+    """En un Jupyter sin anywidget, la celda de la actividad no falla: avisa en castellano y dibuja la actividad."""
+    import importlib
+    import sys
+
+    import utilidades.actividades as modulo
+
+    monkeypatch.setitem(sys.modules, "anywidget", None)  # `import anywidget` da ImportError
+    try:
+        sin = importlib.reload(modulo)
+        actividad = sin.AQuienMira()
+        assert "necesita el paquete anywidget" in capsys.readouterr().out
+        assert actividad.claves[3] == list(sin.CLAVES_INICIALES[3])
+        assert "«banco»" in repr(actividad) or "banco" in repr(actividad)
+        assert actividad._repr_png_().startswith(b"\x89PNG")
+    finally:
+        monkeypatch.delitem(sys.modules, "anywidget")
+        importlib.reload(modulo)

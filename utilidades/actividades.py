@@ -275,3 +275,30 @@ def dibujar_estado(consultas=CONSULTAS_INICIALES, claves=CLAVES_INICIALES, elegi
                     titulo=f"pesos de «{palabras[elegida]}» (T = {temperatura:g})")
     ax_barras.tick_params(axis="x", rotation=30)
     return fig
+
+
+if anywidget is None:
+
+    class AQuienMira:
+        """Sin anywidget (Binder, Kaggle, una imagen antigua) no hay actividad interactiva: se dice en castellano y
+        se muestra la misma actividad quieta, con los mismos datos, para seguir con las preguntas guiadas."""
+
+        AVISO = ("La actividad interactiva necesita el paquete anywidget, que este Jupyter no tiene. En el entorno "
+                 "del curso (`python3 tareas.py abrir`) y en Colab ya viene; aquí puedes instalarlo con "
+                 "`pip install anywidget` y reiniciar el kernel. Mientras, esta es la actividad quieta, en su estado "
+                 "inicial: las preguntas guiadas se pueden responder con ella.")
+
+        def __init__(self):
+            self.consultas = [list(v) for v in CONSULTAS_INICIALES]
+            self.claves = [list(v) for v in CLAVES_INICIALES]
+            self.elegida = ELEGIDA_INICIAL
+            self.frase = estado(self.consultas, self.claves, self.elegida)["resumen"]
+            print(self.AVISO)
+
+        def __repr__(self):
+            return f"Actividad «¿A quién mira cada palabra?» (quieta, sin anywidget): {self.frase}"
+
+        def _repr_png_(self):
+            from utilidades.paneles import figura_a_png
+
+            return figura_a_png(dibujar_estado(self.consultas, self.claves, self.elegida))

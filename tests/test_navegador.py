@@ -559,3 +559,70 @@ def _estudiante_en_el_visualizador(visita):
     assert entrada.input_value().startswith(comienzo)
     _imagen_quieta(visita, imagen)
     raiz.screenshot(path=str(CAPTURAS / "11_visualizador_4_anadido.png"))
+
+
+# --- Diapositivas: un docente presenta una lección con RISE y ejecuta una celda en directo -------------------
+
+PRESENTADA = "02_atencion_a_mano.ipynb"
+
+
+def test_una_leccion_se_presenta_con_celdas_vivas(jupyterlab, playwright_sync):
+    """Como un docente: ejecuta la lección antes de clase, la abre como presentación (RISE, mismo kernel), avanza
+    de diapositiva y ejecuta en directo una celda de código, sin errores."""
+    CAPTURAS.mkdir(parents=True, exist_ok=True)
+    with _vigilante(TIEMPO_ABRIR * 5, f"diapositivas de {PRESENTADA}"):
+        navegador = playwright_sync.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                    args=OPCIONES_CHROMIUM, timeout=60_000)
+        try:
+            contexto = navegador.new_context(viewport=PANTALLA)
+            contexto.set_default_timeout(TIEMPO_PLAYWRIGHT)
+            pagina = contexto.new_page()
+            antes_de_clase = Visita(pagina, RAIZ / "notebooks" / PRESENTADA, "lab")
+            antes_de_clase.abrir(jupyterlab)
+            antes_de_clase.ejecutar_todo()
+            fallos_js = []
+            pagina.on("pageerror", lambda error: fallos_js.append(str(error)))
+            pagina.goto(f"{jupyterlab}rise/notebooks/{PRESENTADA}", wait_until="domcontentloaded",
+                        timeout=TIEMPO_PLAYWRIGHT * 2)
+            portada = pagina.locator(".reveal section.present").first
+            limite = time.monotonic() + TIEMPO_ABRIR
+            while "Atención a mano" not in _texto_visible(portada):  # la presentación se monta poco a poco
+                if time.monotonic() > limite:
+                    pagina.screenshot(path=str(CAPTURAS / "diapositivas_no_abre.png"))
+                    pytest.fail(f"RISE no mostró la portada de {PRESENTADA} en {TIEMPO_ABRIR} s.")
+                pagina.wait_for_timeout(500)
+            pagina.wait_for_timeout(1000)
+            pagina.screenshot(path=str(CAPTURAS / "diapositivas_1_portada.png"))
+            celda = pagina.locator(".reveal section.present .jp-CodeCell .cm-content").first
+            siguiente = pagina.locator(".reveal .controls .navigate-right").first
+            for _ in range(12):  # avanzar hasta la primera diapositiva con una celda de código a la vista
+                if celda.count() and celda.is_visible():
+                    break
+                assert siguiente.is_enabled(), "La presentación se acabó sin mostrar una celda de código."
+                siguiente.click()
+                pagina.wait_for_timeout(800)
+            assert celda.count() and celda.is_visible(), "Ninguna de las primeras diapositivas muestra código."
+            numero = pagina.locator(".reveal section.present .jp-CodeCell .jp-InputPrompt").first
+            guardado = _texto_visible(numero)  # el número de ejecución guardado en el cuaderno
+            celda.dispatch_event("mousedown")  # reveal.js escala la diapositiva: un clic «real» cae fuera
+            celda.focus()
+            pagina.keyboard.press("Control+Enter")  # ejecuta y se queda en la misma celda (y diapositiva)
+            limite = time.monotonic() + TIEMPO_ABRIR
+            while not ((ahora := _texto_visible(numero)) != guardado and re.search(r"\[\d+\]", ahora)):
+                if time.monotonic() > limite:
+                    pagina.screenshot(path=str(CAPTURAS / "diapositivas_sin_ejecutar.png"))
+                    pytest.fail(f"La celda de la diapositiva no se ejecutó en {TIEMPO_ABRIR} s: "
+                                f"«{_texto_visible(numero)}».")
+                pagina.wait_for_timeout(500)
+            pagina.wait_for_timeout(1000)
+            pagina.screenshot(path=str(CAPTURAS / "diapositivas_2_celda_ejecutada.png"))
+            errores_celda = pagina.locator(".reveal section.present .jp-CodeCell "
+                                           "[data-mime-type='application/vnd.jupyter.stderr']")
+            assert errores_celda.count() == 0, f"La celda ejecutada en la diapositiva dio un error: " \
+                                               f"{_texto_visible(errores_celda.first)[:300]}"
+            errores = [f for f in fallos_js if "@jupyterlab/console" not in f]  # RISE 0.43 con JupyterLab 4.6
+            assert not errores, "Errores de JavaScript en la presentación:\n" + "\n".join(errores)
+        finally:
+            with contextlib.suppress(Exception):
+                navegador.close()
+            _cerrar_kernels(jupyterlab)

@@ -100,24 +100,19 @@ def test_una_figura_grande_se_ajusta_al_proyector():
     plt.close(fig)
 
 
-def test_en_un_cuaderno_cada_figura_se_muestra_ajustada():
-    """`aplicar_estilo` registra, en IPython, un formato PNG que ajusta la figura antes de dibujarla."""
-    import io
+def test_con_el_estilo_cada_figura_nueva_cabe_en_un_proyector():
+    """Con el estilo del curso, una figura pedida de 16 × 5 pulgadas nace de 9 × 2.8 (900 px de ancho)."""
+    from utilidades.graficos import ESTILO, aplicar_estilo
 
-    from IPython.core.interactiveshell import InteractiveShell
-    from PIL import Image
-
-    from utilidades.graficos import aplicar_estilo
-
-    shell = InteractiveShell.instance()
-    aplicar_estilo()
-    fig, ax = plt.subplots(figsize=(16, 5))
-    ax.plot([0, 1], [0, 1])
-    datos, _ = shell.display_formatter.format(fig)
-    ancho, alto = Image.open(io.BytesIO(datos["image/png"])).size
-    assert ancho <= 900 and alto <= 600, (ancho, alto)
-    assert ancho > 700, "la figura debe ocupar el ancho disponible, no quedarse diminuta"
-    plt.close(fig)
+    with plt.rc_context():
+        aplicar_estilo()
+        fig, ax = plt.subplots(figsize=(16, 5))
+        assert tuple(fig.get_size_inches()) == (9.0, 5 * 9 / 16)
+        plt.close(fig)
+        fig = plt.figure(figsize=(4, 3))
+        assert tuple(fig.get_size_inches()) == (4.0, 3.0)
+        plt.close(fig)
+    assert "utilidades.graficos:ajustar_a_proyector" in ESTILO["figure.hooks"]
 
 
 def test_cada_serie_tiene_su_trazo():

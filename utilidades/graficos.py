@@ -15,8 +15,8 @@ COLORES = [TINTA, ACENTO, SECUNDARIO, "#a35c00", "#6a4c93", GRIS]
 TRAZOS = ["-", "--", "-.", ":", (0, (5, 1.5, 1, 1.5, 1, 1.5)), (0, (8, 2))]
 
 # Tamaño máximo de una figura, en pulgadas a 100 ppp: 900 × 600 píxeles caben sin reducirse en una pantalla o un
-# proyector de 1280 × 720. Una figura más grande se encoge en pulgadas (la letra conserva su tamaño en puntos, así
-# que gana tamaño relativo) antes de mostrarse.
+# proyector de 1280 × 720. Una figura pedida más grande se encoge en pulgadas al crearla (la letra conserva su tamaño
+# en puntos, así que gana tamaño relativo), con sus proporciones.
 ANCHO_MAXIMO, ALTO_MAXIMO = 9.0, 6.0
 
 # Mapa de blanco (peso 0) a tinta (peso 1) para las tablas de pesos.
@@ -38,6 +38,7 @@ ESTILO = {
     "axes.spines.right": False,
     "axes.grid": False,
     "axes.prop_cycle": plt.cycler(color=COLORES) + plt.cycler(linestyle=TRAZOS),
+    "figure.hooks": ["utilidades.graficos:ajustar_a_proyector"],  # cada figura nueva cabe en un proyector
 }
 
 
@@ -56,28 +57,9 @@ def ajustar_a_proyector(fig):
     return fig
 
 
-def _png_proyectable(fig):
-    """PNG de una figura como lo dibuja Jupyter (recortado a su contenido), tras ajustarla al proyector."""
-    from IPython.core.pylabtools import print_figure
-
-    return print_figure(ajustar_a_proyector(fig), "png", bbox_inches="tight")
-
-
 def aplicar_estilo():
-    """Aplica el estilo del curso a matplotlib (se llama desde `preparar`, nunca al importar).
-
-    En un cuaderno, además, cada figura que se muestra se ajusta antes al tamaño de un proyector.
-    """
+    """Aplica el estilo del curso a matplotlib (se llama desde `preparar`, nunca al importar)."""
     plt.rcParams.update(ESTILO)
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return
-    shell = get_ipython()
-    if shell is not None and hasattr(shell, "display_formatter"):
-        from matplotlib.figure import Figure
-
-        shell.display_formatter.formatters["image/png"].for_type(Figure, _png_proyectable)
 
 
 def _a_numpy(matriz):

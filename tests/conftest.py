@@ -6,6 +6,7 @@ import pathlib
 import sys
 
 import pytest
+import torch
 
 RAIZ = pathlib.Path(__file__).resolve().parent.parent
 if str(RAIZ) not in sys.path:
@@ -23,3 +24,12 @@ def pytest_runtest_makereport(item, call):
         motivo = informe.longrepr[2] if isinstance(informe.longrepr, tuple) else str(informe.longrepr)
         informe.outcome = "failed"
         informe.longrepr = f"En CI (CI=true) no se puede saltar una prueba: {motivo}"
+
+
+@pytest.fixture
+def un_hilo():
+    """Entrena con un solo hilo (modelo diminuto) y deja después los hilos como estaban."""
+    antes = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(antes)

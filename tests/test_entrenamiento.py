@@ -9,16 +9,6 @@ from utilidades.ejercicios import evaluar as evaluar_ejercicio
 from utilidades.entrenamiento import entrenar, evaluar, exactitud, exactitud_secuencias, perdida_por_posicion
 from utilidades.modelos import TransformerJuguete
 
-
-@pytest.fixture
-def un_hilo():
-    """Entrena con un solo hilo (modelo diminuto) y deja después los hilos como estaban."""
-    antes = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(antes)
-
-
 # --- Datos -----------------------------------------------------------------------------------------------
 
 def test_recuentos_y_primer_ejemplo():

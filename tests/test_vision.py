@@ -11,15 +11,6 @@ from utilidades.modelos import ViTDiminuto
 from utilidades.vision import parches
 
 
-@pytest.fixture
-def un_hilo():
-    """Entrena con un solo hilo (modelo diminuto) y deja después los hilos como estaban."""
-    antes = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(antes)
-
-
 @pytest.fixture(scope="module")
 def foto():
     return torch.tensor(load_sample_image("china.jpg")[::4, ::4][:96, :160]).permute(2, 0, 1).float() / 255

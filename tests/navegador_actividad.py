@@ -71,6 +71,20 @@ class Estudiante:
                 self.fallar(f"La actividad no llegó a: {descripcion} (en {tiempo:.0f} s). Se ve: {visto}")
             self.pagina.wait_for_timeout(100)
 
+    def esperar_texto(self, elemento, fragmento, descripcion, tiempo=PLAZO_ESPERA):
+        """Espera a que el texto de `elemento` contenga `fragmento` (llega del kernel); si no, falla con captura."""
+        limite = time.monotonic() + tiempo
+        while True:
+            try:
+                texto = elemento.inner_text(timeout=2000)
+            except Exception:
+                texto = ""
+            if fragmento in texto:
+                return texto
+            if time.monotonic() > limite:
+                self.fallar(f"La actividad no llegó a: {descripcion} (en {tiempo:.0f} s). Se ve: «{texto}»")
+            self.pagina.wait_for_timeout(100)
+
     def sigue(self, condicion, descripcion, tiempo=1.5):
         """Comprueba que lo visible cumple `condicion` durante `tiempo` segundos (que nada cambia de más)."""
         limite = time.monotonic() + tiempo
@@ -129,7 +143,8 @@ class Estudiante:
     def reiniciar(self, inicial):
         self.actividad.locator(".aqm-reiniciar").click(timeout=PLAZO_ACCION)
         return self.esperar(lambda v: v["porcentajes"] == inicial["porcentajes"] and v["elegida"] == 6
-                            and v["fijada"] is None, "el estado inicial tras «Volver al inicio»")
+                            and v["fijada"] is None and not v["causal"] and v["frase"] == inicial["resumen"],
+                            "el estado inicial tras «Volver al inicio»")
 
 
 def _porcentajes_visibles(datos):
@@ -243,12 +258,11 @@ def estudiante_en_la_actividad(pagina, actividad, capturas, prefijo=""):
 
     # Temperatura al mínimo: todo el peso en una palabra.
     actividad.locator(".aqm-temperatura").fill("0", timeout=PLAZO_ACCION)
-    visto = yo.esperar(lambda v: max(p or 0 for p in v["porcentajes"]) >= 99, "T mínima")
-    assert "0.10" in actividad.locator(".aqm-valor-t").inner_text(timeout=PLAZO_ACCION)
-    assert _suma(visto) == 100
+    visto = yo.esperar(lambda v: max(p or 0 for p in v["porcentajes"]) >= 99 and _suma(v) == 100, "T mínima")
+    yo.esperar_texto(actividad.locator(".aqm-valor-t"), "0.10", "la temperatura 0.10 escrita")
 
     # Volver al inicio.
     visto = yo.reiniciar(inicial)
     assert not visto["causal"] and visto["frase"] == inicial["resumen"]
-    assert "1.00" in actividad.locator(".aqm-valor-t").inner_text(timeout=PLAZO_ACCION)
+    yo.esperar_texto(actividad.locator(".aqm-valor-t"), "1.00", "la temperatura 1.00 tras reiniciar")
     yo.captura("6_reinicio")

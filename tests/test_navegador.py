@@ -465,14 +465,17 @@ def _probar_leccion(navegador, url, leccion, interfaz, ejecutar):
 
 
 def _estudiante_en_el_generador(visita):
-    """Pulsa «Otra muestra» (otro texto, muestra 1) y escribe otro comienzo (el texto empieza por él)."""
+    """Pulsa «Otra muestra» (otro texto, la muestra siguiente) y escribe otro comienzo (el texto empieza por él)."""
     pagina = visita.pagina
     texto = pagina.locator(".gen-texto").first
     estado = pagina.locator(".gen-estado").first
     texto.scroll_into_view_if_needed()
     antes = _esperar_texto(visita, texto, lambda t: t.startswith("El modelo "), "el texto inicial", tiempo=120)
+    muestra = int(re.search(r"muestra (\d+)", _esperar_texto(visita, estado, lambda t: "muestra" in t,
+                                                              "el número de muestra")).group(1))
     pagina.locator("button.gen-otra, .gen-otra button").first.click()
-    _esperar_texto(visita, estado, lambda t: "muestra 1" in t, "«muestra 1» tras «Otra muestra»", tiempo=120)
+    siguiente = f"muestra {muestra + 1}"
+    _esperar_texto(visita, estado, lambda t: siguiente in t, f"«{siguiente}» tras «Otra muestra»", tiempo=120)
     otra = _esperar_texto(visita, texto, lambda t: t.startswith("El modelo ") and t != antes, "otra muestra",
                           tiempo=120)
     assert otra != antes

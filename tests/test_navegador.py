@@ -84,11 +84,14 @@ def _puerto_libre():
 
 
 def _ajustes(carpeta):
-    """Ajustes de JupyterLab para la prueba: sin noticias ni avisos, y todas las celdas en el DOM."""
+    """Ajustes de JupyterLab para la prueba: sin noticias ni avisos, todas las celdas en el DOM y sin autoguardado."""
     ajustes = {
         "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
             {"fetchNews": "false", "checkForUpdates": False},
         "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+        # Sin autoguardado: una lección ejecutada en el navegador no debe reescribir su copia (quedaría «de
+        # confianza» y con otras salidas para la visita siguiente, que la abre sin ejecutar).
+        "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
     }
     for nombre, contenido in ajustes.items():
         ruta = carpeta / nombre

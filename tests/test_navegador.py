@@ -500,7 +500,7 @@ def _texto_visible(localizador):
         return ""
 
 
-def _esperar_texto(visita, localizador, condicion, descripcion, tiempo=60):
+def _esperar_texto(visita, localizador, condicion, descripcion, tiempo=60, sufijo="_widget"):
     """Sondea el texto de `localizador` hasta que cumpla `condicion`; si se agota el plazo, falla con captura."""
     limite = time.monotonic() + tiempo
     while True:
@@ -508,8 +508,7 @@ def _esperar_texto(visita, localizador, condicion, descripcion, tiempo=60):
         if condicion(texto):
             return texto
         if time.monotonic() > limite:
-            visita.fallar(f"el visualizador no llegó a: {descripcion} en {tiempo} s. Se ve: {texto[:300]}",
-                          "_visualizador")
+            visita.fallar(f"el widget no llegó a: {descripcion} en {tiempo} s. Se ve: {texto[:300]}", sufijo)
         visita.pagina.wait_for_timeout(200)
 
 

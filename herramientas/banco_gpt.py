@@ -1,11 +1,13 @@
 """Banco del mini-GPT: tiempo de un paso de entrenamiento de `MiniGPT` frente a un GPT al estilo de nanoGPT.
 
-Uso: python -m herramientas.banco_gpt [--rondas 5] [--pasos 10] [--hilos N] [--validacion PASOS]
+Uso: python -m herramientas.banco_gpt [--rondas 5] [--pasos 10] [--hilos N] [--validacion PASOS] [--desglose]
 
 Los modelos se miden intercalados (unos pasos de cada uno, varias rondas) en la misma ejecución: si la máquina
 está cargada, la carga les afecta a todos por igual y el cociente sigue valiendo. Imprime la mediana de cada uno
 y el cociente; no descarga nada. `--validacion PASOS` entrena además cada modelo con su receta y da la mejor
-pérdida de validación en el corpus del curso.
+pérdida de validación en el corpus del curso. `--desglose` reparte el tiempo de un paso de cada modelo entre
+las operaciones (multiplicaciones de matrices, *dropout*, atención, GELU, el resto), con el perfilador de PyTorch:
+así se ve cuánto del paso es cálculo que cualquier implementación del mismo modelo tiene que hacer.
 
 La referencia `GPTNano` está escrita aquí a partir de la arquitectura publicada de nanoGPT (A. Karpathy,
 `model.py`): pre-norma, atención causal con `F.scaled_dot_product_attention` y *dropout* en la atención, MLP GELU
@@ -160,12 +162,51 @@ def mejor_validacion(entrenamiento, validacion, V, pasos, cada=100, tamano_lote=
     return resultados
 
 
+# Categorías del desglose: nombre -> operaciones de ATen cuyo tiempo propio suma (el resto va a «lo demás»).
+CATEGORIAS = {
+    "matrices": ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul"),
+    "dropout": ("aten::bernoulli_", "aten::native_dropout", "aten::native_dropout_backward"),
+    "atención": ("scaled_dot_product", "aten::_softmax", "aten::_softmax_backward_data"),
+    "GELU": ("aten::gelu", "aten::gelu_backward"),
+}
+
+
+def desglose(entrenamiento, V, pasos=10, tamano_lote=32, contexto=64):
+    """Milisegundos por paso de cada modelo en cada categoría de CATEGORIAS (más «lo demás» y «total»)."""
+    from torch.profiler import profile
+
+    generador = torch.Generator().manual_seed(0)
+    lotes = [lote_aleatorio(entrenamiento, contexto, tamano_lote, generador) for _ in range(pasos)]
+    resultado = {}
+    for nombre, (modelo, optimizador, recortar) in _candidatos(V).items():
+        modelo.train()
+        for x, y in lotes[:3]:  # calentar
+            _paso(modelo, optimizador, x, y, recortar)
+        with profile() as perfil:
+            for x, y in lotes:
+                _paso(modelo, optimizador, x, y, recortar)
+        tiempos = {categoria: 0.0 for categoria in CATEGORIAS}
+        total = 0.0
+        for evento in perfil.key_averages():
+            ms = evento.self_cpu_time_total / 1000 / pasos
+            total += ms
+            for categoria, operaciones in CATEGORIAS.items():
+                if any(evento.key == op or (op == "scaled_dot_product" and op in evento.key) for op in operaciones):
+                    tiempos[categoria] += ms
+                    break
+        tiempos["lo demás"] = total - sum(tiempos.values())
+        tiempos["total"] = total
+        resultado[nombre] = tiempos
+    return resultado
+
+
 def main(argumentos=None):
     analizador = argparse.ArgumentParser(description="Tiempo por paso de MiniGPT frente a un GPT como nanoGPT.")
     analizador.add_argument("--rondas", type=int, default=5)
     analizador.add_argument("--pasos", type=int, default=10, help="pasos de cada modelo por ronda")
     analizador.add_argument("--hilos", type=int, default=None, help="hilos de PyTorch (por defecto, los suyos)")
     analizador.add_argument("--validacion", type=int, default=0, help="pasos de entrenamiento para comparar la pérdida")
+    analizador.add_argument("--desglose", action="store_true", help="reparte el tiempo de un paso por operaciones")
     opciones = analizador.parse_args(argumentos)
     if opciones.hilos:
         torch.set_num_threads(opciones.hilos)
@@ -188,6 +229,14 @@ def main(argumentos=None):
         print(f"Mejor validación en {opciones.validacion} pasos, cada uno con su receta:")
         for nombre, perdida in mejor_validacion(entrenamiento, validacion, V, opciones.validacion).items():
             print(f"  {nombre:42s} {perdida:.3f}")
+    if opciones.desglose:
+        partes = desglose(entrenamiento, V)
+        columnas = list(next(iter(partes.values())))
+        print("Desglose de un paso (ms, tiempo propio de cada operación según el perfilador; el perfilador añade "
+              "algo de coste):")
+        print(f"  {'':42s}" + "".join(f"{c:>10s}" for c in columnas))
+        for nombre, tiempos in partes.items():
+            print(f"  {nombre:42s}" + "".join(f"{tiempos[c]:10.1f}" for c in columnas))
     return medianas
 
 

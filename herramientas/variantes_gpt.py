@@ -1,0 +1,104 @@
+"""Mide en el corpus del curso qué cambia si el mini-GPT de la lección 10 se parece más (o menos) a GPT-2.
+
+Uso: python -m herramientas.variantes_gpt [--forzar]
+
+Entrena, con el código de la lección 10 (`MiniGPT`, `entrenar_gpt`), la receta de su sección 7 (1000 pasos, lotes
+de 32, AdamW con lr 2e-3 y weight decay 0.1, semilla 0) y una variante por fila de VARIANTES:
+
+- la receta de la lección, tal cual;
+- sin embeddings de posición (`posiciones=False`): ¿cuánto aportan en un decoder causal?;
+- con la inicialización de GPT-2 (normal de desviación 0.02, sesgos a cero y las capas que escriben en el atajo
+  residual con 0.02 / √(2·capas));
+- con esa inicialización y además la salida atada a la tabla de embeddings (`atar_pesos=True`), como GPT-2.
+
+Escribe en datos/variantes_gpt.csv la mejor pérdida de validación de cada una, el paso en que la tuvo y la
+última. Tarda bastante más de lo que puede esperar una clase (cuatro entrenamientos enteros), por eso la lección
+10 lee el archivo en vez de entrenar. Usa un solo hilo, como `curva_tamanos`: la misma máquina da siempre el mismo
+archivo; otra CPU puede cambiar la cuarta cifra decimal. Si el archivo existe, no lo toca salvo con --forzar.
+"""
+
+import argparse
+import csv
+import math
+import sys
+import time
+
+import torch
+from torch import nn
+
+from herramientas.celdas import RAIZ
+from utilidades.gpt import MiniGPT, entrenar_gpt
+from utilidades.texto import TokenizadorCaracteres, dividir, leer_corpus
+
+ARCHIVO = RAIZ / "datos" / "variantes_gpt.csv"
+PASOS, SEMILLA = 1000, 0
+COLUMNAS = ("variante", "descripcion", "pasos", "mejor_paso", "mejor_validacion", "ultima_validacion",
+            "caracteres_corpus", "vocabulario")
+
+
+def inicializar_como_gpt2(modelo):
+    """Inicialización de GPT-2 (según nanoGPT): N(0, 0.02), sesgos a 0, proyecciones residuales / √(2·capas)."""
+    for modulo in modelo.modules():
+        if isinstance(modulo, (nn.Linear, nn.Embedding)):
+            nn.init.normal_(modulo.weight, 0.0, 0.02)
+        if isinstance(modulo, nn.Linear) and modulo.bias is not None:
+            nn.init.zeros_(modulo.bias)
+    capas = len(modelo.bloques)
+    for bloque in modelo.bloques:  # las dos capas de cada bloque que suman al atajo residual
+        for capa in (bloque.atencion.salida, bloque.mlp[-1]):
+            nn.init.normal_(capa.weight, 0.0, 0.02 / math.sqrt(2 * capas))
+    return modelo
+
+
+# nombre -> (descripción, cómo construir el modelo a partir del vocabulario V)
+VARIANTES = {
+    "leccion": ("la receta de la lección 10", lambda V: MiniGPT(V)),
+    "sin_posiciones": ("sin embeddings de posición", lambda V: MiniGPT(V, posiciones=False)),
+    "init_gpt2": ("inicialización de GPT-2", lambda V: inicializar_como_gpt2(MiniGPT(V))),
+    "init_gpt2_atados": ("inicialización de GPT-2 y pesos atados",
+                         lambda V: inicializar_como_gpt2(MiniGPT(V, atar_pesos=True))),
+}
+
+
+def medir(variantes=tuple(VARIANTES), pasos=PASOS, mostrar=True):
+    """Entrena una vez cada variante y devuelve una lista de filas (diccionarios con COLUMNAS)."""
+    texto = leer_corpus()
+    tokenizador = TokenizadorCaracteres(texto)
+    V = len(tokenizador)
+    entrenamiento, validacion = dividir(torch.tensor(tokenizador.codificar(texto)))
+    filas = []
+    for nombre in variantes:
+        descripcion, construir = VARIANTES[nombre]
+        inicio = time.perf_counter()
+        torch.manual_seed(SEMILLA)
+        modelo = construir(V)
+        historial = entrenar_gpt(modelo, entrenamiento, validacion, pasos=pasos, tamano_lote=32, lr=2e-3,
+                                 weight_decay=0.1, cada=100, paciencia=3, semilla=SEMILLA, mostrar=False)
+        fila = {"variante": nombre, "descripcion": descripcion, "pasos": pasos,
+                "mejor_paso": historial["mejor_paso"], "mejor_validacion": f"{historial['mejor_perdida']:.4f}",
+                "ultima_validacion": f"{historial['validacion'][-1]:.4f}",
+                "caracteres_corpus": len(texto), "vocabulario": V}
+        filas.append(fila)
+        if mostrar:
+            print(f"{descripcion:32s} mejor {fila['mejor_validacion']} (paso {fila['mejor_paso']}) · última "
+                  f"{fila['ultima_validacion']} · {time.perf_counter() - inicio:.0f} s", flush=True)
+    return filas
+
+
+def main(argumentos):
+    opciones = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    opciones.add_argument("--forzar", action="store_true", help="sobrescribe datos/variantes_gpt.csv")
+    opciones = opciones.parse_args(argumentos)
+    if ARCHIVO.exists() and not opciones.forzar:
+        sys.exit(f"Ya existe {ARCHIVO.relative_to(RAIZ)}; usa --forzar para medirlo de nuevo.")
+    torch.set_num_threads(1)  # el mismo archivo en cada ejecución en esta máquina
+    filas = medir()
+    with open(ARCHIVO, "w", newline="", encoding="utf-8") as archivo:
+        escritor = csv.DictWriter(archivo, fieldnames=COLUMNAS)
+        escritor.writeheader()
+        escritor.writerows(filas)
+    print(f"Escrito {ARCHIVO.relative_to(RAIZ)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

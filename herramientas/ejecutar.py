@@ -14,7 +14,7 @@ from nbclient import NotebookClient
 from herramientas.celdas import cuadernos, escribir_cuaderno, limpiar_metadatos
 
 
-def ejecutar(ruta, tiempo_por_celda=600):
+def ejecutar(ruta, tiempo_por_celda=1800):
     """Ejecuta un cuaderno de principio a fin en su carpeta y lo guarda con las salidas nuevas."""
     ruta = pathlib.Path(ruta).resolve()
     cuaderno = nbformat.read(ruta, as_version=4)

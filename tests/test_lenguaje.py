@@ -5,13 +5,15 @@
   glosario). Se revisa la prosa, el código que imprime y las salidas guardadas.
 - Términos: cada idea tiene un nombre elegido en notebooks/GLOSARIO.md; las variantes descartadas no aparecen
   en la prosa, las figuras ni los textos impresos.
+- Inglés: el glosario promete que la lección que presenta un término da también su nombre en inglés entre
+  paréntesis. Se comprueba en la primera celda de texto de esa lección en la que aparece el término.
 """
 
 import re
 
 import pytest
 
-from herramientas.celdas import RAIZ, cuadernos, fuente, leer_cuaderno
+from herramientas.celdas import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fuente, leer_cuaderno
 
 # Un número con comas de miles: 1,000 · 49,984 · 1,000,000 (no una forma como (60,768) ni una lista 3,4,5).
 MILES_CON_COMA = re.compile(r"(?<![\d(\[,.\w])\d{1,3}(?:,\d{3})+(?![\d,])")
@@ -72,6 +74,7 @@ def _prosa_y_salidas():
 def test_un_termino_por_idea():
     problemas = []
     for donde, texto in _prosa_y_salidas():
+        texto = texto.replace("**", "")  # «ficha de **relleno**» también es «ficha de relleno»
         for descartada, elegida in DESCARTADAS.items():
             if donde.endswith("GLOSARIO.md"):
                 continue  # el glosario nombra las variantes descartadas para decir que no se usan
@@ -98,3 +101,133 @@ def test_el_detector_de_miles_funciona():
     assert FORMATO_CON_COMA.search('f"{x:,.2f}"') and FORMATO_CON_COMA.search("format(n, ',')")
     for codigo in ('print(f"{n:.2f}, {m}")', "{(b, h): x, y}", "{'a': 1, 'b': 2}", "{k: v for k, v in d}"):
         assert not FORMATO_CON_COMA.search(codigo), codigo
+
+
+# --- El nombre en inglés, la primera vez ------------------------------------------------------------------------
+
+GLOSARIO = RAIZ / "notebooks" / "GLOSARIO.md"
+# La lección 10 aún no da el inglés de sus términos: se añadirá a la prueba cuando lo dé.
+LECCIONES_SIN_INGLES_AUN = {"10"}
+
+
+def terminos_del_glosario(texto=None):
+    """Filas (término, en inglés, lección) de la tabla «## Términos» del glosario."""
+    texto = GLOSARIO.read_text(encoding="utf-8") if texto is None else texto
+    tabla = texto.split("## Términos", 1)[1].split("\n## ", 1)[0]
+    filas = []
+    for linea in tabla.splitlines():
+        celdas = [c.strip() for c in linea.strip().strip("|").split("|")]
+        if linea.startswith("|") and len(celdas) == 4 and re.fullmatch(r"\d\d", celdas[3]):
+            filas.append((celdas[0], celdas[1], celdas[3]))
+    return filas
+
+
+def primer_nombre(celda):
+    """El nombre que se busca en una celda del glosario: sin marcas, sin lo que va entre paréntesis y solo la
+    primera alternativa. «query (Q)» -> «query»; «positional embedding / encoding» -> «positional embedding»;
+    «MLP, feed-forward network» -> «MLP»; «peso (de atención)» -> «peso»."""
+    texto = re.sub(r"\s*\([^)]*\)", "", re.sub(r"[`*]", "", celda))
+    return re.split(r"\s*[/,]\s*", texto)[0].strip()
+
+
+def _patron_castellano(termino):
+    """Regex del término, también en plural: «máscara causal» encuentra «máscaras causales»; «posición»,
+    «posiciones»."""
+    palabras = []
+    for palabra in termino.split():
+        if len(palabra) < 3 or not palabra[-1].isalpha():
+            palabras.append(re.escape(palabra))
+        elif palabra.endswith("ión"):
+            palabras.append(re.escape(palabra[:-2]) + "(?:ón|ones)")
+        else:
+            palabras.append(re.escape(palabra) + "(?:s|es)?")
+    return re.compile(r"(?<!\w)" + r"\s+".join(palabras) + r"(?!\w)", re.I)
+
+
+def _patron_ingles(nombre):
+    """Regex del nombre inglés, también en plural: «key» encuentra «keys»; «query», «queries»."""
+    *resto, ultima = nombre.split()
+    if re.search(r"[^aeiou]y$", ultima):
+        ultima = re.escape(ultima[:-1]) + "(?:y|ies)"
+    else:
+        ultima = re.escape(ultima) + "(?:s|es)?"
+    return re.compile(r"(?<!\w)" + r"\s+".join([*map(re.escape, resto), ultima]) + r"(?!\w)", re.I)
+
+
+def _mismo_nombre(termino, ingles):
+    """True si el término ya es la palabra inglesa («softmax», «MLP», «top-k» de «top-k sampling»)."""
+    return bool(re.search(rf"(?<!\w){re.escape(termino)}(?!\w)", ingles, re.I))
+
+
+def _celdas_de_texto(ruta):
+    """(índice, texto sin marcas) de las celdas de texto de una lección, sin las de navegación entre lecciones."""
+    for i, celda in enumerate(leer_cuaderno(ruta)["cells"]):
+        if celda["cell_type"] == "markdown" and ETIQUETA_NAVEGACION not in celda.get("metadata", {}).get("tags", []):
+            yield i, re.sub(r"[`*]", "", fuente(celda))
+
+
+def primera_aparicion(termino, ruta):
+    """(índice, texto) de la primera celda de texto de la lección en la que aparece el término, o None."""
+    patron = _patron_castellano(termino)
+    return next(((i, texto) for i, texto in _celdas_de_texto(ruta) if patron.search(texto)), None)
+
+
+def casos_de_ingles(lecciones_fuera=LECCIONES_SIN_INGLES_AUN):
+    """(término, nombre en inglés, lección) de cada término cuyo nombre en inglés es otro."""
+    casos = []
+    for termino, ingles, leccion in terminos_del_glosario():
+        termino, ingles = primer_nombre(termino), primer_nombre(ingles)
+        if leccion not in lecciones_fuera and not _mismo_nombre(termino, ingles):
+            casos.append((termino, ingles, leccion))
+    return casos
+
+
+def test_nombre_en_ingles_la_primera_vez():
+    lecciones = {ruta.name[:2]: ruta for ruta in cuadernos(incluir_soluciones=False)}
+    casos = casos_de_ingles()
+    assert len(casos) >= 40, f"el glosario debería dar más de 40 términos con nombre en inglés: leo {len(casos)}"
+    problemas = []
+    for termino, ingles, leccion in casos:
+        if leccion not in lecciones:
+            problemas.append(f"«{termino}»: el glosario lo pone en la lección {leccion}, que no existe")
+            continue
+        ruta = lecciones[leccion]
+        encontrada = primera_aparicion(termino, ruta)
+        if encontrada is None:
+            problemas.append(f"«{termino}» no aparece en {ruta.name}, la lección que le da el glosario: corrige "
+                             "la fila del glosario (término o lección) o preséntalo en la lección")
+        elif not _patron_ingles(ingles).search(encontrada[1]):
+            problemas.append(f"«{termino}» aparece por primera vez en {ruta.name}, celda {encontrada[0]}, sin su "
+                             f"nombre en inglés: añade «(*{ingles}*)» tras el término")
+    assert not problemas, ("El glosario promete el nombre en inglés, entre paréntesis, la primera vez que una lección "
+                           "presenta un término:\n" + "\n".join(problemas))
+
+
+def test_el_detector_de_nombres_en_ingles_funciona():
+    tabla = """## Términos
+
+| término en el curso | en inglés | qué es | lección |
+|---|---|---|---|
+| consulta | query (Q) | vector | 01 |
+| máscara de relleno | padding mask (`key_padding_mask`) | oculta | 05 |
+| top-k | top-k sampling | sortear | 10 |
+
+## Variantes que el curso no usa
+"""
+    assert terminos_del_glosario(tabla) == [("consulta", "query (Q)", "01"),
+                                            ("máscara de relleno", "padding mask (`key_padding_mask`)", "05"),
+                                            ("top-k", "top-k sampling", "10")]
+    assert primer_nombre("positional embedding / encoding") == "positional embedding"
+    assert primer_nombre("MLP, feed-forward network") == "MLP" and primer_nombre("*dropout*") == "dropout"
+    assert primer_nombre("peso (de atención)") == "peso" and primer_nombre("pre-norma / post-norma") == "pre-norma"
+    assert _mismo_nombre("top-k", "top-k sampling") and _mismo_nombre("MLP", "MLP")
+    assert not _mismo_nombre("pre-norma", "pre-norm") and not _mismo_nombre("contexto", "context")
+    castellano = _patron_castellano("máscara causal")
+    assert castellano.search("las Máscaras causales") and not castellano.search("máscara")
+    assert _patron_castellano("posición sinusoidal").search("posiciones sinusoidales")
+    assert _patron_castellano("ley de escala").search("las leyes de escala")
+    assert _patron_castellano("[CLS]").search("un token [CLS] aprendido")
+    assert not _patron_castellano("codificador").search("el decodificador")
+    assert _patron_ingles("query").search("(*queries*)") and _patron_ingles("key").search("claves (*keys*)")
+    assert _patron_ingles("attention weight").search("(*attention weights*)")
+    assert not _patron_ingles("pre-norm").search("un bloque pre-norma")

@@ -40,7 +40,7 @@ def vista_de_cabeza(pesos, frases, frase, cabeza, nombres=None):
 
 # --- Lección 05: los conmutadores de máscaras -----------------------------------------------------------
 
-RELLENO = "‹relleno›"  # la ficha de relleno, tal como se ve en las figuras
+RELLENO = "‹relleno›"  # el token de relleno, tal como se ve en las figuras
 
 
 def rellenar(frases, L=None, izquierda=False):

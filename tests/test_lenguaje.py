@@ -28,6 +28,8 @@ DESCARTADAS = {
     r"fichas? de relleno": "token de relleno",
     r"(?<![(*])batch norm": "normalización por lotes (*batch norm*)",
     r"cabeza\(s\)": "1 cabeza, 2 cabezas",
+    # En la prosa, decodificador y codificador; el inglés solo entre paréntesis: «decodificador (*decoder*)».
+    r"(?<!\(\*)(?<!\()(?<!-)(?:en|de)coders?": "decodificador / codificador (el inglés entre paréntesis)",
 }
 
 
@@ -88,7 +90,8 @@ def test_el_detector_de_variantes_funciona():
         return [d for d in DESCARTADAS if re.search(rf"(?<!\w)(?:{d})(?!\w)", texto, re.I)]
 
     assert hallar("la Incrustación de cada palabra") and hallar("Embeber un índice") and hallar("2 cabeza(s)")
-    assert hallar("A diferencia de batch norm, no mira")
+    assert hallar("A diferencia de batch norm, no mira") and hallar("Un *decoder* causal") and hallar("su encoder")
+    assert not hallar("el decodificador (*decoder*)") and not hallar("(*encoder-decoder*)")
     assert not hallar("la normalización por lotes (*batch norm*)") and not hallar("el embedding de «banco»")
 
 
@@ -106,8 +109,6 @@ def test_el_detector_de_miles_funciona():
 # --- El nombre en inglés, la primera vez ------------------------------------------------------------------------
 
 GLOSARIO = RAIZ / "notebooks" / "GLOSARIO.md"
-# La lección 10 aún no da el inglés de sus términos: se añadirá a la prueba cuando lo dé.
-LECCIONES_SIN_INGLES_AUN = {"10"}
 
 
 def terminos_del_glosario(texto=None):
@@ -172,7 +173,7 @@ def primera_aparicion(termino, ruta):
     return next(((i, texto) for i, texto in _celdas_de_texto(ruta) if patron.search(texto)), None)
 
 
-def casos_de_ingles(lecciones_fuera=LECCIONES_SIN_INGLES_AUN):
+def casos_de_ingles(lecciones_fuera=()):
     """(término, nombre en inglés, lección) de cada término cuyo nombre en inglés es otro."""
     casos = []
     for termino, ingles, leccion in terminos_del_glosario():

@@ -143,6 +143,10 @@ def jupyterlab():
         "JUPYTER_RUNTIME_DIR": str(temporal / "runtime"),
         "JUPYTERLAB_SETTINGS_DIR": str(temporal / "ajustes"),
         "JUPYTERLAB_WORKSPACES_DIR": str(temporal / "espacios"),
+        # Un hilo por kernel: aquí se prueba la interfaz, no la velocidad. Con la CPU compartida (el navegador,
+        # el servidor, otros procesos), dos hilos de PyTorch que se esperan el uno al otro rinden mucho menos que
+        # uno: el entrenamiento de la lección 10 pasó de 25 min con dos hilos y la máquina ocupada.
+        "OMP_NUM_THREADS": "1",
     })
     puerto = _puerto_libre()
     orden = [

@@ -328,3 +328,50 @@ def test_la_referencia_del_banco_es_un_gpt_como_nanogpt():
     assert escalada == pytest.approx(0.02 / math.sqrt(6), rel=0.15)  # proyecciones residuales escaladas
     tiempos = medir_pasos(torch.randint(50, (500,)), 50, rondas=1, pasos=1)
     assert len(tiempos) == 3 and all(len(t) == 1 and t[0] > 0 for t in tiempos.values())
+
+
+def test_el_desglose_del_banco_reparte_todo_el_paso():
+    from herramientas.banco_gpt import CATEGORIAS, desglose
+
+    partes = desglose(torch.randint(50, (500,)), 50, pasos=2, tamano_lote=4, contexto=16)
+    assert len(partes) == 3
+    for tiempos in partes.values():
+        assert set(tiempos) == {*CATEGORIAS, "lo demás", "total"}
+        assert tiempos["matrices"] > 0 and tiempos["dropout"] > 0 and tiempos["GELU"] > 0
+        assert sum(v for c, v in tiempos.items() if c != "total") == pytest.approx(tiempos["total"])
+
+
+# --- Variantes cercanas a GPT-2 (herramientas/variantes_gpt.py, datos/variantes_gpt.csv) -----------------
+
+
+def test_la_inicializacion_de_gpt2_escala_las_proyecciones_residuales():
+    from herramientas.variantes_gpt import inicializar_como_gpt2
+
+    torch.manual_seed(0)
+    modelo = inicializar_como_gpt2(MiniGPT(60, d_modelo=64, capas=4, atar_pesos=True))
+    assert modelo.salida.weight is modelo.tokens.weight
+    assert modelo.tokens.weight.std().item() == pytest.approx(0.02, rel=0.1)
+    residuales = torch.cat([torch.cat([b.atencion.salida.weight.flatten(), b.mlp[-1].weight.flatten()])
+                            for b in modelo.bloques])
+    assert residuales.std().item() == pytest.approx(0.02 / math.sqrt(8), rel=0.1)
+    assert all(b.atencion.qkv.bias.abs().max() == 0 for b in modelo.bloques)
+
+
+def test_las_variantes_guardadas_corresponden_al_corpus():
+    import csv
+
+    from herramientas.variantes_gpt import ARCHIVO, COLUMNAS, PASOS, VARIANTES
+    from utilidades.texto import RUTA_CORPUS, TokenizadorCaracteres, leer_corpus
+
+    assert ARCHIVO == RUTA_CORPUS.parent / "variantes_gpt.csv"
+    assert ARCHIVO.exists(), "falta datos/variantes_gpt.csv: ejecuta python -m herramientas.variantes_gpt"
+    with open(ARCHIVO, encoding="utf-8") as archivo:
+        filas = list(csv.DictReader(archivo))
+    assert tuple(filas[0]) == COLUMNAS
+    assert [f["variante"] for f in filas] == list(VARIANTES)
+    texto = leer_corpus()
+    aviso = "el corpus cambió: vuelve a medir con python -m herramientas.variantes_gpt --forzar"
+    assert all(int(f["caracteres_corpus"]) == len(texto) for f in filas), aviso
+    assert all(int(f["vocabulario"]) == len(TokenizadorCaracteres(texto)) for f in filas), aviso
+    assert all(int(f["pasos"]) == PASOS for f in filas)
+    assert all(float(f["mejor_validacion"]) <= float(f["ultima_validacion"]) for f in filas)

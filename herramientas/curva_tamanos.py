@@ -10,16 +10,14 @@ misma máquina da siempre el mismo archivo; otra CPU puede cambiar la cuarta cif
 Si el archivo ya existe, avisa y no lo toca salvo con --forzar.
 """
 
-import argparse
-import csv
 import sys
 import time
 
 import torch
 
 from herramientas.celdas import RAIZ
+from herramientas.medidas import corpus_dividido, medir_y_guardar
 from utilidades.gpt import MiniGPT, contar_parametros, entrenar_gpt
-from utilidades.texto import TokenizadorCaracteres, dividir, leer_corpus
 
 ARCHIVO = RAIZ / "datos" / "curva_tamanos.csv"
 TAMANOS = (16, 32, 64, 96, 128)  # d_modelo de cada modelo
@@ -30,9 +28,7 @@ COLUMNAS = ("d_modelo", "capas", "cabezas", "parametros", "pasos", "mejor_paso",
 
 def medir(tamanos=TAMANOS, pasos=PASOS, mostrar=True):
     """Entrena un modelo por tamaño y devuelve una lista de filas (diccionarios con COLUMNAS)."""
-    texto = leer_corpus()
-    tokenizador = TokenizadorCaracteres(texto)
-    entrenamiento, validacion = dividir(torch.tensor(tokenizador.codificar(texto)))
+    texto, tokenizador, entrenamiento, validacion = corpus_dividido()
     filas = []
     for d in tamanos:
         inicio = time.perf_counter()
@@ -51,18 +47,7 @@ def medir(tamanos=TAMANOS, pasos=PASOS, mostrar=True):
 
 
 def main(argumentos):
-    opciones = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    opciones.add_argument("--forzar", action="store_true", help="sobrescribe datos/curva_tamanos.csv")
-    opciones = opciones.parse_args(argumentos)
-    if ARCHIVO.exists() and not opciones.forzar:
-        sys.exit(f"Ya existe {ARCHIVO.relative_to(RAIZ)}; usa --forzar para medirlo de nuevo.")
-    torch.set_num_threads(1)  # el mismo archivo en cada ejecución en esta máquina
-    filas = medir()
-    with open(ARCHIVO, "w", newline="", encoding="utf-8") as archivo:
-        escritor = csv.DictWriter(archivo, fieldnames=COLUMNAS)
-        escritor.writeheader()
-        escritor.writerows(filas)
-    print(f"Escrito {ARCHIVO.relative_to(RAIZ)}")
+    medir_y_guardar(argumentos, ARCHIVO, COLUMNAS, medir, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

@@ -15,8 +15,8 @@ import sys
 import torch
 
 from herramientas.celdas import RAIZ
+from herramientas.medidas import corpus_dividido
 from utilidades.gpt import MiniGPT, entrenar_gpt
-from utilidades.texto import TokenizadorCaracteres, dividir, leer_corpus
 
 ARCHIVO = RAIZ / "datos" / "mini_gpt_leccion_11.pt"
 PASOS, SEMILLA = 600, 0
@@ -24,9 +24,7 @@ PASOS, SEMILLA = 600, 0
 
 def entrenar(pasos=PASOS, mostrar=True):
     """Entrena el modelo y devuelve el diccionario que se guarda: pesos, vocabulario y cómo se obtuvo."""
-    texto = leer_corpus()
-    tokenizador = TokenizadorCaracteres(texto)
-    entrenamiento, validacion = dividir(torch.tensor(tokenizador.codificar(texto)))
+    texto, tokenizador, entrenamiento, validacion = corpus_dividido()
     torch.manual_seed(SEMILLA)
     modelo = MiniGPT(len(tokenizador))
     historial = entrenar_gpt(modelo, entrenamiento, validacion, pasos=pasos, semilla=SEMILLA, mostrar=mostrar)

@@ -17,8 +17,6 @@ Escribe en datos/variantes_gpt.csv la mejor pérdida de validación de cada una,
 archivo; otra CPU puede cambiar la cuarta cifra decimal. Si el archivo existe, no lo toca salvo con --forzar.
 """
 
-import argparse
-import csv
 import math
 import sys
 import time
@@ -27,8 +25,8 @@ import torch
 from torch import nn
 
 from herramientas.celdas import RAIZ
+from herramientas.medidas import corpus_dividido, medir_y_guardar
 from utilidades.gpt import MiniGPT, entrenar_gpt
-from utilidades.texto import TokenizadorCaracteres, dividir, leer_corpus
 
 ARCHIVO = RAIZ / "datos" / "variantes_gpt.csv"
 PASOS, SEMILLA = 1000, 0
@@ -62,10 +60,8 @@ VARIANTES = {
 
 def medir(variantes=tuple(VARIANTES), pasos=PASOS, mostrar=True):
     """Entrena una vez cada variante y devuelve una lista de filas (diccionarios con COLUMNAS)."""
-    texto = leer_corpus()
-    tokenizador = TokenizadorCaracteres(texto)
+    texto, tokenizador, entrenamiento, validacion = corpus_dividido()
     V = len(tokenizador)
-    entrenamiento, validacion = dividir(torch.tensor(tokenizador.codificar(texto)))
     filas = []
     for nombre in variantes:
         descripcion, construir = VARIANTES[nombre]
@@ -86,18 +82,7 @@ def medir(variantes=tuple(VARIANTES), pasos=PASOS, mostrar=True):
 
 
 def main(argumentos):
-    opciones = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    opciones.add_argument("--forzar", action="store_true", help="sobrescribe datos/variantes_gpt.csv")
-    opciones = opciones.parse_args(argumentos)
-    if ARCHIVO.exists() and not opciones.forzar:
-        sys.exit(f"Ya existe {ARCHIVO.relative_to(RAIZ)}; usa --forzar para medirlo de nuevo.")
-    torch.set_num_threads(1)  # el mismo archivo en cada ejecución en esta máquina
-    filas = medir()
-    with open(ARCHIVO, "w", newline="", encoding="utf-8") as archivo:
-        escritor = csv.DictWriter(archivo, fieldnames=COLUMNAS)
-        escritor.writeheader()
-        escritor.writerows(filas)
-    print(f"Escrito {ARCHIVO.relative_to(RAIZ)}")
+    medir_y_guardar(argumentos, ARCHIVO, COLUMNAS, medir, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

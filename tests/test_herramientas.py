@@ -381,3 +381,25 @@ def test_diapositivas_html_con_las_salidas_guardadas(tmp_path):
     html = destino.read_text(encoding="utf-8")
     assert destino.name == "99_prueba.slides.html"
     assert "reveal" in html and "hola desde la salida guardada" in html and html.count("<section") >= 1
+
+
+def test_medir_y_guardar_no_pisa_sin_forzar_y_escribe_con_forzar():
+    import csv
+
+    from herramientas.celdas import RAIZ
+    from herramientas.medidas import corpus_dividido, medir_y_guardar
+
+    texto, tokenizador, entrenamiento, validacion = corpus_dividido()
+    assert len(entrenamiento) + len(validacion) == len(texto) and len(tokenizador) > 50
+    archivo = RAIZ / "resultados" / "prueba_medidas.csv"
+    archivo.parent.mkdir(exist_ok=True)
+    archivo.write_text("lo de antes\n", encoding="utf-8")
+    try:
+        with pytest.raises(SystemExit, match="usa --forzar"):
+            medir_y_guardar([], archivo, ("a", "b"), lambda: [{"a": 1, "b": 2}], "prueba")
+        assert archivo.read_text(encoding="utf-8") == "lo de antes\n"  # no se pisó
+        medir_y_guardar(["--forzar"], archivo, ("a", "b"), lambda: [{"a": 1, "b": 2}], "prueba")
+        with open(archivo, encoding="utf-8") as leido:
+            assert list(csv.DictReader(leido)) == [{"a": "1", "b": "2"}]
+    finally:
+        archivo.unlink(missing_ok=True)

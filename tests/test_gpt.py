@@ -373,5 +373,21 @@ def test_las_variantes_guardadas_corresponden_al_corpus():
     aviso = "el corpus cambió: vuelve a medir con python -m herramientas.variantes_gpt --forzar"
     assert all(int(f["caracteres_corpus"]) == len(texto) for f in filas), aviso
     assert all(int(f["vocabulario"]) == len(TokenizadorCaracteres(texto)) for f in filas), aviso
-    assert all(int(f["pasos"]) == PASOS for f in filas)
-    assert all(float(f["mejor_validacion"]) <= float(f["ultima_validacion"]) for f in filas)
+    assert [int(f["pasos"]) for f in filas] == [pasos for _, _, pasos in VARIANTES.values()]
+    assert {int(f["pasos"]) for f in filas} == {PASOS, 3 * PASOS}
+    for fila in filas:
+        assert 0 < int(fila["mejor_paso"]) <= int(fila["ultimo_paso"]) <= int(fila["pasos"])
+        assert int(fila["mejor_paso"]) % 100 == 0 and int(fila["ultimo_paso"]) % 100 == 0
+        if int(fila["ultimo_paso"]) < int(fila["pasos"]):  # paró antes: tres medidas seguidas sin mejorar
+            assert int(fila["ultimo_paso"]) == int(fila["mejor_paso"]) + 3 * 100
+        assert float(fila["mejor_validacion"]) <= float(fila["ultima_validacion"])
+        assert 0 < float(fila["entrenamiento_en_mejor"]) < math.log(int(fila["vocabulario"]))
+
+
+def test_medir_una_variante_da_una_fila_completa():
+    from herramientas.variantes_gpt import COLUMNAS, medir
+
+    (fila,) = medir(["sin_dropout"], pasos=100, mostrar=False)
+    assert tuple(fila) == COLUMNAS
+    assert fila["variante"] == "sin_dropout" and fila["pasos"] == 100 and fila["mejor_paso"] == 100
+    assert float(fila["entrenamiento_en_mejor"]) < float(fila["mejor_validacion"]) + 0.5 < 4.0

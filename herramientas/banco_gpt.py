@@ -7,7 +7,8 @@ está cargada, la carga les afecta a todos por igual y el cociente sigue valiend
 y el cociente; no descarga nada. `--validacion PASOS` entrena además cada modelo con su receta y da la mejor
 pérdida de validación en el corpus del curso. `--desglose` reparte el tiempo de un paso de cada modelo entre
 las operaciones (multiplicaciones de matrices, *dropout*, atención, GELU, el resto), con el perfilador de PyTorch:
-así se ve cuánto del paso es cálculo que cualquier implementación del mismo modelo tiene que hacer.
+así se ve cuánto del paso es cálculo que cualquier implementación del mismo modelo tiene que hacer. Siempre
+imprime además el suelo: lo que tardan en esta máquina solo los productos de matrices de las capas lineales.
 
 La referencia `GPTNano` está escrita aquí a partir de la arquitectura publicada de nanoGPT (A. Karpathy,
 `model.py`): pre-norma, atención causal con `F.scaled_dot_product_attention` y *dropout* en la atención, MLP GELU
@@ -162,6 +163,42 @@ def mejor_validacion(entrenamiento, validacion, V, pasos, cada=100, tamano_lote=
     return resultados
 
 
+def flop_de_las_capas_lineales(V, d_modelo=96, capas=2, contexto=64, tamano_lote=32):
+    """Operaciones (FLOP) de los productos de matrices de las capas lineales en un paso de entrenamiento.
+
+    Por bloque, Q/K/V (d → 3d), la salida de la atención (d → d) y el MLP (d → 4d → d): 2·N·d²·(3 + 1 + 4 + 4)
+    hacia delante con N = lote · contexto posiciones; más la capa de salida, 2·N·d·V. Hacia atrás cuesta el doble
+    (el gradiente de la entrada y el de los pesos), así que el paso entero es 3 veces lo de delante. No cuenta los
+    productos dentro de la atención (Q·Kᵀ y pesos·V), que hace su propio núcleo.
+    """
+    N = tamano_lote * contexto
+    return 3 * (capas * 24 * N * d_modelo**2 + 2 * N * d_modelo * V)
+
+
+def suelo_de_matrices(V, d_modelo=96, capas=2, contexto=64, tamano_lote=32, repeticiones=20):
+    """(FLOP, milisegundos): lo que tardan en esta máquina solo los productos de `flop_de_las_capas_lineales`.
+
+    Mide cada producto (hacia delante y sus dos gradientes) con las formas exactas del paso. Es un suelo: cualquier
+    implementación de este modelo los tiene que hacer, con cualquier código alrededor.
+    """
+    N = tamano_lote * contexto
+    formas = [(d_modelo, 3 * d_modelo), (d_modelo, d_modelo), (d_modelo, 4 * d_modelo), (4 * d_modelo, d_modelo)]
+    veces = [capas] * len(formas) + [1]
+    formas.append((d_modelo, V))
+    generador = torch.Generator().manual_seed(0)
+    segundos = 0.0
+    for (entra, sale), cuantas in zip(formas, veces):
+        x, w = torch.randn(N, entra, generator=generador), torch.randn(sale, entra, generator=generador)
+        g = torch.randn(N, sale, generator=generador)
+        for a, b in ((x, w.t()), (g, w), (g.t(), x)):  # hacia delante, gradiente de x, gradiente de w
+            torch.mm(a, b)  # calentar
+            inicio = time.perf_counter()
+            for _ in range(repeticiones):
+                torch.mm(a, b)
+            segundos += cuantas * (time.perf_counter() - inicio) / repeticiones
+    return flop_de_las_capas_lineales(V, d_modelo, capas, contexto, tamano_lote), 1000 * segundos
+
+
 # Categorías del desglose: nombre -> trozos del nombre de las operaciones de ATen cuyo tiempo propio suma (el resto
 # va a «lo demás»). «aten::mm» no está dentro de «aten::addmm» ni de «aten::bmm»: cada una se nombra.
 CATEGORIAS = {
@@ -224,6 +261,10 @@ def main(argumentos=None):
     for nombre, mediana in medianas.items():
         print(f"  {nombre:42s} {mediana:8.1f} ms/paso (de {min(tiempos[nombre]):.1f} a {max(tiempos[nombre]):.1f})"
               f" · {mediana / referencia:.2f} del de nanoGPT")
+    flop, ms = suelo_de_matrices(V)
+    print(f"Suelo: los productos de matrices de las capas lineales de un paso ({flop / 1e9:.2f} GFLOP) tardan "
+          f"{ms:.1f} ms aquí ({flop / ms / 1e6:.0f} GFLOP/s), {ms / referencia:.2f} del paso de nanoGPT; ninguna "
+          f"implementación de este tamaño baja de ahí")
     if opciones.validacion:
         print(f"Mejor validación en {opciones.validacion} pasos, cada uno con su receta:")
         for nombre, perdida in mejor_validacion(entrenamiento, validacion, V, opciones.validacion).items():

@@ -330,6 +330,17 @@ def test_la_referencia_del_banco_es_un_gpt_como_nanogpt():
     assert len(tiempos) == 3 and all(len(t) == 1 and t[0] > 0 for t in tiempos.values())
 
 
+def test_el_suelo_del_banco_cuenta_las_capas_lineales():
+    from herramientas.banco_gpt import flop_de_las_capas_lineales, suelo_de_matrices
+
+    # A mano para el tamaño de la lección: 2048 posiciones; por bloque 2048·96·(288 + 96 + 384) + 2048·384·96
+    # productos hacia delante, más la salida 2048·96·109; cada producto son 2 FLOP y el paso entero, 3 veces eso.
+    por_bloque = 2048 * 96 * (288 + 96 + 384) + 2048 * 384 * 96
+    assert flop_de_las_capas_lineales(109) == 3 * 2 * (2 * por_bloque + 2048 * 96 * 109) == 2_846_490_624
+    flop, ms = suelo_de_matrices(50, d_modelo=32, capas=1, contexto=16, tamano_lote=4, repeticiones=2)
+    assert flop == flop_de_las_capas_lineales(50, d_modelo=32, capas=1, contexto=16, tamano_lote=4) and ms > 0
+
+
 def test_el_desglose_del_banco_reparte_todo_el_paso():
     from herramientas.banco_gpt import CATEGORIAS, desglose
 

@@ -188,6 +188,44 @@ def test_parada_temprana():
     assert perdida_en(modelo, datos[300:]) == pytest.approx(historial["mejor_perdida"], abs=1e-6)  # volvió al mejor
 
 
+def test_continuar_un_entrenamiento_da_lo_mismo_que_hacerlo_de_una_vez():
+    texto = "la atención mira atrás. " * 60
+    tokenizador = TokenizadorCaracteres(texto)
+    datos = torch.tensor(tokenizador.codificar(texto))
+    entrenamiento, validacion = datos[:1200], datos[1200:]
+    receta = dict(tamano_lote=8, cada=50, paciencia=3, mostrar=False)
+
+    def nuevo():
+        torch.manual_seed(0)
+        return MiniGPT(len(tokenizador), d_modelo=32, cabezas=2, contexto=16)  # con dropout: usa el azar global
+
+    torch.manual_seed(1)
+    de_una_vez = nuevo()
+    entero = entrenar_gpt(de_una_vez, entrenamiento, validacion, pasos=200, **receta)
+    torch.manual_seed(1)
+    a_trozos = nuevo()
+    mitad = entrenar_gpt(a_trozos, entrenamiento, validacion, pasos=120, **receta)  # 120: no es múltiplo de 50
+    assert mitad["pasos"] == [0, 50, 100]
+    seguido = entrenar_gpt(a_trozos, entrenamiento, validacion, pasos=200, continuar=mitad, **receta)
+    assert seguido is mitad  # el mismo historial, alargado
+    for clave in ("pasos", "entrenamiento", "validacion", "mejor_paso", "mejor_perdida"):
+        assert seguido[clave] == entero[clave]
+    assert all(torch.equal(p, q) for p, q in zip(a_trozos.state_dict().values(), de_una_vez.state_dict().values()))
+    with pytest.raises(ValueError, match="el total al que llegar"):
+        entrenar_gpt(a_trozos, entrenamiento, validacion, pasos=150, continuar=seguido, **receta)
+
+
+def test_no_se_continua_un_entrenamiento_que_ya_paro():
+    datos = torch.randint(5, (400,), generator=torch.Generator().manual_seed(0))
+    torch.manual_seed(0)
+    modelo = MiniGPT(5, d_modelo=16, cabezas=2, contexto=8, dropout=0.0)
+    historial = entrenar_gpt(modelo, datos[:300], datos[300:], pasos=2000, tamano_lote=8, lr=1e-2, cada=10,
+                             paciencia=2, mostrar=False)
+    assert historial["parada_temprana"]
+    with pytest.raises(ValueError, match="ya paró"):
+        entrenar_gpt(modelo, datos[:300], datos[300:], pasos=3000, continuar=historial, mostrar=False)
+
+
 def test_filtrar_top_k():
     logits = torch.tensor([[1.0, 3.0, 2.0, 0.0], [0.0, -1.0, 5.0, 4.0]])
     filtrados = filtrar_top_k(logits, 2)

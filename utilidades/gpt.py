@@ -149,38 +149,55 @@ def optimizador_adamw(modelo, lr=2e-3, weight_decay=0.1):
 
 
 def entrenar_gpt(modelo, entrenamiento, validacion, pasos, *, tamano_lote=32, lr=2e-3, weight_decay=0.1,
-                 cada=100, paciencia=3, semilla=0, mostrar=True):
+                 cada=100, paciencia=3, semilla=0, mostrar=True, continuar=None):
     """Entrena con AdamW, mide las dos pérdidas cada `cada` pasos y se queda con el mejor estado; devuelve el historial.
 
     Las dos pérdidas se miden igual (modo evaluación, ventanas de contexto): la de validación en todo su texto,
     la de entrenamiento en otras tantas ventanas repartidas por el entrenamiento. Si la validación no mejora en
     `paciencia` medidas seguidas, para y vuelve al mejor momento.
-    """
-    dispositivo = next(modelo.parameters()).device
-    optimizador = optimizador_adamw(modelo, lr, weight_decay)
-    generador = torch.Generator().manual_seed(semilla)
-    muestra = ventanas_repartidas(entrenamiento, -(-len(validacion) // modelo.contexto), modelo.contexto)
 
-    historial = {"pasos": [], "entrenamiento": [], "validacion": []}
-    mejor, sin_mejora, inicio = None, 0, time.perf_counter()
+    Para seguir entrenando el mismo modelo, pasa el historial de la llamada anterior en `continuar` y el nuevo
+    total de pasos en `pasos`: sigue desde el último paso con el mismo optimizador y los mismos lotes, como si
+    no se hubiera parado: da lo mismo que una sola llamada con ese total si entre medias no usas el azar de
+    PyTorch (el *dropout* también lo usa).
+    """
+    if continuar is None:
+        seguir = {"optimizador": optimizador_adamw(modelo, lr, weight_decay),
+                  "generador": torch.Generator().manual_seed(semilla), "mejor": None, "sin_mejora": 0, "paso": 0}
+        historial = {"pasos": [], "entrenamiento": [], "validacion": [], "segundos": 0.0}
+    else:
+        historial, seguir = continuar, continuar.get("seguir")
+        if seguir is None:
+            raise ValueError(f"Ese entrenamiento ya paró (parada temprana en el paso {historial['pasos'][-1]}): "
+                             f"no se puede continuar. Empieza uno nuevo sin `continuar`.")
+        if pasos <= seguir["paso"]:
+            raise ValueError(f"`pasos` es el total al que llegar: el entrenamiento va por el paso {seguir['paso']}, "
+                             f"así que pide más (por ejemplo {2 * seguir['paso']}).")
+        modelo.load_state_dict(seguir["ultimo_estado"])  # donde se quedó, no el mejor momento
+    dispositivo = next(modelo.parameters()).device
+    muestra = ventanas_repartidas(entrenamiento, -(-len(validacion) // modelo.contexto), modelo.contexto)
+    inicio = time.perf_counter() - historial["segundos"]
 
     def medir(paso):
-        nonlocal mejor, sin_mejora
         historial["pasos"].append(paso)
         historial["entrenamiento"].append(perdida_en(modelo, muestra))
         historial["validacion"].append(perdida_en(modelo, validacion))
-        mejora = mejor is None or historial["validacion"][-1] < mejor["perdida"]
+        mejora = seguir["mejor"] is None or historial["validacion"][-1] < seguir["mejor"]["perdida"]
         if mejora:
-            mejor = {"paso": paso, "perdida": historial["validacion"][-1], "estado": copy.deepcopy(modelo.state_dict())}
-        sin_mejora = 0 if mejora else sin_mejora + 1
+            seguir["mejor"] = {"paso": paso, "perdida": historial["validacion"][-1],
+                               "estado": copy.deepcopy(modelo.state_dict())}
+        seguir["sin_mejora"] = 0 if mejora else seguir["sin_mejora"] + 1
         if mostrar:
             print(f"paso {paso:5d} · entrenamiento {historial['entrenamiento'][-1]:.3f} · validación "
                   f"{historial['validacion'][-1]:.3f}{' *' if mejora else '  '} · "
                   f"{time.perf_counter() - inicio:.1f} s (medido)", flush=True)
 
-    medir(0)
+    if continuar is None:
+        medir(0)
+    optimizador, generador = seguir["optimizador"], seguir["generador"]
     modelo.train()
-    for paso in range(1, pasos + 1):
+    for paso in range(seguir["paso"] + 1, pasos + 1):
+        seguir["paso"] = paso
         x, y = lote_aleatorio(entrenamiento, modelo.contexto, tamano_lote, generador)
         logits = modelo(x.to(dispositivo))  # (lote, contexto, vocabulario)
         perdida = F.cross_entropy(logits.flatten(0, 1), y.to(dispositivo).flatten())
@@ -189,9 +206,11 @@ def entrenar_gpt(modelo, entrenamiento, validacion, pasos, *, tamano_lote=32, lr
         optimizador.step()
         if paso % cada == 0:
             medir(paso)
-            if sin_mejora >= paciencia:
+            if seguir["sin_mejora"] >= paciencia:
                 break
-    parada = sin_mejora >= paciencia
+    parada = seguir["sin_mejora"] >= paciencia
+    mejor = seguir["mejor"]
+    seguir["ultimo_estado"] = None if parada else copy.deepcopy(modelo.state_dict())  # para poder continuar
     modelo.load_state_dict(mejor["estado"])  # nos quedamos con el mejor momento
     modelo.eval()
     if mostrar:
@@ -200,7 +219,7 @@ def entrenar_gpt(modelo, entrenamiento, validacion, pasos, *, tamano_lote=32, lr
         print(f"{motivo} El modelo vuelve a su mejor momento, el paso {mejor['paso']} "
               f"(validación {mejor['perdida']:.3f}).")
     historial.update(mejor_paso=mejor["paso"], mejor_perdida=mejor["perdida"], parada_temprana=parada,
-                     segundos=time.perf_counter() - inicio)
+                     segundos=time.perf_counter() - inicio, seguir=None if parada else seguir)
     return historial
 
 

@@ -27,6 +27,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from herramientas.medidas import corpus_dividido
+from utilidades.coste import mejor_tiempo
 from utilidades.gpt import MiniGPT, lote_aleatorio, optimizador_adamw, perdida_en
 
 
@@ -178,7 +179,8 @@ def flop_de_las_capas_lineales(V, d_modelo=96, capas=2, contexto=64, tamano_lote
 def suelo_de_matrices(V, d_modelo=96, capas=2, contexto=64, tamano_lote=32, repeticiones=20):
     """(FLOP, milisegundos): lo que tardan en esta máquina solo los productos de `flop_de_las_capas_lineales`.
 
-    Mide cada producto (hacia delante y sus dos gradientes) con las formas exactas del paso. Es un suelo: cualquier
+    Mide cada producto (hacia delante y sus dos gradientes) con las formas exactas del paso y se queda con la
+    ejecución más rápida de cada uno (`mejor_tiempo`, con los hilos de PyTorch). Es un suelo: cualquier
     implementación de este modelo los tiene que hacer, con cualquier código alrededor.
     """
     N = tamano_lote * contexto
@@ -191,11 +193,8 @@ def suelo_de_matrices(V, d_modelo=96, capas=2, contexto=64, tamano_lote=32, repe
         x, w = torch.randn(N, entra, generator=generador), torch.randn(sale, entra, generator=generador)
         g = torch.randn(N, sale, generator=generador)
         for a, b in ((x, w.t()), (g, w), (g.t(), x)):  # hacia delante, gradiente de x, gradiente de w
-            torch.mm(a, b)  # calentar
-            inicio = time.perf_counter()
-            for _ in range(repeticiones):
-                torch.mm(a, b)
-            segundos += cuantas * (time.perf_counter() - inicio) / repeticiones
+            segundos += cuantas * mejor_tiempo(torch.mm, a, b, repeticiones=repeticiones,
+                                               hilos=torch.get_num_threads())
     return flop_de_las_capas_lineales(V, d_modelo, capas, contexto, tamano_lote), 1000 * segundos
 
 

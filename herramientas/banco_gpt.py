@@ -202,7 +202,7 @@ def suelo_de_matrices(V, d_modelo=96, capas=2, contexto=64, tamano_lote=32, repe
 # va a «lo demás»). «aten::mm» no está dentro de «aten::addmm» ni de «aten::bmm»: cada una se nombra.
 CATEGORIAS = {
     "matrices": ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul"),
-    "dropout": ("aten::bernoulli_", "aten::native_dropout"),
+    "dropout": ("aten::bernoulli_", "aten::native_dropout", "aten::random_"),  # random_: el de apagar_al_azar
     "atención": ("scaled_dot_product", "aten::_softmax"),
     "GELU": ("aten::gelu",),
 }

@@ -14,6 +14,7 @@ from utilidades.ejercicios.leccion_10 import MEJOR_CON_CABEZAS, diferencias_sin_
 from utilidades.generador import GeneradorInteractivo, dibujo_del_generador, texto_para_widget
 from utilidades.gpt import (
     MiniGPT,
+    apagar_al_azar,
     bloque_fusionado,
     cargar_pesos,
     contar_parametros,
@@ -68,6 +69,40 @@ def test_entradas_equivocadas_dan_errores_en_castellano():
         modelo([[1, 2, 3]])
     with pytest.raises(TypeError, match=r"deben ser enteros.*indices.long\(\)"):
         modelo(torch.zeros(1, 5))
+
+
+def test_apagar_al_azar_es_el_dropout_de_pytorch():
+    torch.manual_seed(0)
+    x = torch.randn(200_000, requires_grad=True)
+    for p in (0.1, 0.2, 0.5):
+        y = apagar_al_azar(x, p)
+        apagados = y == 0
+        assert apagados.float().mean().item() == pytest.approx(p, abs=0.005)  # cada número, con probabilidad p
+        assert torch.allclose(y[~apagados], x[~apagados] / (1 - p))  # el resto, escalado como F.dropout
+        y.sum().backward()
+        assert torch.equal(x.grad == 0, apagados)  # por los apagados no pasa gradiente
+        assert torch.allclose(x.grad[~apagados], torch.full_like(x.grad[~apagados], 1 / (1 - p)))
+        x.grad = None
+    # Cada número se sortea por separado: dos mitades del mismo tensor no se apagan a la vez.
+    apagados = apagar_al_azar(torch.ones(200_000), 0.5) == 0
+    assert (apagados[:100_000] & apagados[100_000:]).float().mean().item() == pytest.approx(0.25, abs=0.005)
+    assert apagar_al_azar(x, 0.2, entrenando=False) is x and apagar_al_azar(x, 0.0) is x
+    assert torch.equal(apagar_al_azar(x, 1.0), torch.zeros_like(x))
+    torch.manual_seed(3)
+    primera = apagar_al_azar(torch.ones(5, 7), 0.3)
+    torch.manual_seed(3)
+    assert torch.equal(primera, apagar_al_azar(torch.ones(5, 7), 0.3))  # la semilla de PyTorch lo fija
+
+
+def test_el_minigpt_solo_apaga_al_entrenar():
+    indices = torch.randint(20, (4, 12), generator=torch.Generator().manual_seed(0))
+    con = MiniGPT(20, d_modelo=32, cabezas=4, contexto=12, dropout=0.3).train()
+    sin = MiniGPT(20, d_modelo=32, cabezas=4, contexto=12, dropout=0.0).train()
+    with torch.no_grad():
+        assert not torch.equal(con(indices), con(indices))  # cada pasada apaga otros números
+        assert torch.equal(sin(indices), sin(indices))
+        con.eval()
+        assert torch.equal(con(indices), con(indices))
 
 
 def test_atencion_fusionada_igual_a_la_del_curso():

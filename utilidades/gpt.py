@@ -15,15 +15,13 @@ from utilidades.bloques import BloqueTransformer
 from utilidades.mascaras import mascara_causal
 
 
+# Al entrenar, `F.dropout` sortea cada número por separado, y en la CPU ese sorteo pesa: con las activaciones del
+# mini-GPT, (32, 64, 96), es lo más caro del paso después de los productos de matrices (míralo con
+# `python -m herramientas.banco_gpt --desglose`). `apagar_al_azar` apaga con la misma probabilidad y escala igual,
+# pero cada entero de 64 bits sorteado da 16 bits al azar a cuatro números, y un número se apaga si sus 16 bits
+# caen entre los p · 65 536 valores más bajos: la probabilidad es p redondeada a múltiplos de 1/65 536.
 def apagar_al_azar(x, p, entrenando=True):
-    """El *dropout* de `nn.Dropout(p)` con un sorteo más barato en la CPU; x (...) -> igual.
-
-    Al entrenar pone a 0 cada número con probabilidad p y multiplica los demás por 1 / (1 - p), como
-    `F.dropout`. Pero `F.dropout` sortea cada número por separado y en la CPU eso cuesta: 2.9 ms por cada
-    (32, 64, 96), el 14 % de un paso del mini-GPT (`python -m herramientas.banco_gpt --desglose`). Aquí cada
-    sorteo de un entero de 64 bits da 16 bits al azar a cuatro números, y un número se apaga si sus 16 bits caen
-    entre los p · 65 536 más bajos: la probabilidad es p redondeada a 1/65 536. Fuera de la CPU usa `F.dropout`.
-    """
+    """El *dropout* de `nn.Dropout(p)` con un sorteo más barato en la CPU; x (...) -> igual."""
     if not entrenando or p == 0:
         return x
     if x.device.type != "cpu" or p >= 1:

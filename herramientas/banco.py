@@ -102,6 +102,22 @@ def maquina():
     return f"{procesador}, {os.cpu_count()} núcleos, {platform.system()}, Python {platform.python_version()}"
 
 
+def velocidad_de_matrices(lado=1024):
+    """GFLOP/s de un producto de matrices (lado × lado, float32) con los hilos de PyTorch: la velocidad de la máquina.
+
+    Los tiempos del banco solo se comparan entre máquinas (o entre dos momentos de una máquina virtual, cuya
+    velocidad cambia) junto a esta cifra: el entrenamiento de las lecciones es sobre todo productos de matrices.
+    """
+    import torch
+
+    from utilidades.coste import mejor_tiempo
+
+    generador = torch.Generator().manual_seed(0)
+    a, b = torch.randn(lado, lado, generator=generador), torch.randn(lado, lado, generator=generador)
+    segundos = mejor_tiempo(torch.mm, a, b, repeticiones=10, hilos=torch.get_num_threads())
+    return 2 * lado**3 / segundos / 1e9, torch.get_num_threads()
+
+
 def tabla_markdown(filas, fecha, descripcion_maquina):
     """Tabla Markdown de la guía: una fila por lección (ruta, minutos de clase, total, (índice, s), MiB)."""
     lineas = [
@@ -289,6 +305,8 @@ def main(argumentos):
     rutas = rutas or cuadernos()
     nombres = [str(r.relative_to(RAIZ)) if r.is_relative_to(RAIZ) else str(r) for r in rutas]
     ancho = max(len(n) for n in nombres) + 1
+    gflops, hilos = velocidad_de_matrices()
+    print(f"Velocidad de esta máquina: productos de matrices 1024 × 1024 a {gflops:.0f} GFLOP/s con {hilos} hilos")
     print(f"{'cuaderno':{ancho}s} {'total':>8s} {'celda más lenta':>18s} {'memoria pico':>13s}")
     suma, peor, pico_max, filas = 0.0, (None, None, 0.0), 0.0, []
     for ruta, nombre in zip(rutas, nombres):
@@ -302,7 +320,8 @@ def main(argumentos):
     print(f"{'TOTAL':{ancho}s} {suma:7.1f}s   más lenta: {peor[0]} #{peor[1]} ({peor[2]:.1f}s)"
           f"   pico máx.: {pico_max:.0f} MiB")
     if guardar:
-        tabla = tabla_markdown(filas, datetime.now().strftime("%Y-%m-%d"), maquina())
+        descripcion = f"{maquina()} (productos de matrices a {gflops:.0f} GFLOP/s con {hilos} hilos)"
+        tabla = tabla_markdown(filas, datetime.now().strftime("%Y-%m-%d"), descripcion)
         GUIA.write_text(insertar_tabla(GUIA.read_text(encoding="utf-8"), tabla), encoding="utf-8")
         print(f"Tabla guardada en {GUIA.name}.")
 

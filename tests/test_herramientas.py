@@ -248,6 +248,11 @@ def test_banco_mide_la_celda_mas_lenta_y_la_memoria(tmp_path):
     assert json.loads(ruta.read_text())["metadata"]["widgets"] == {"estado": "viejo"}, "banco no guarda nada"
 
 
+def test_banco_mide_la_velocidad_de_la_maquina():
+    gflops, hilos = banco.velocidad_de_matrices(lado=256)
+    assert gflops > 0.1 and hilos >= 1
+
+
 def test_banco_escribe_la_tabla_de_la_guia(tmp_path):
     ruta = _cuaderno_diminuto(tmp_path / "99_prueba.ipynb", ["x = 1"])
     assert banco.minutos_de_clase(ruta) == 5

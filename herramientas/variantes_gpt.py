@@ -16,7 +16,7 @@ de 32, AdamW con lr 2e-3 y weight decay 0.1, semilla 0) y una variante por fila 
 Escribe en datos/variantes_gpt.csv la mejor pérdida de validación de cada una, el paso en que la tuvo, la
 última (y su paso) y la de entrenamiento en ese mejor paso (medida igual que la de validación). Las de 3000 pasos
 pueden parar antes, por la parada temprana de `entrenar_gpt` (paciencia 3). Tarda bastante más de lo que puede
-esperar una clase (siete entrenamientos enteros: 27 min en un hilo, medidos), por eso la lección 10 lee el archivo
+esperar una clase (siete entrenamientos enteros: unos 25 min en un hilo, medidos), por eso la lección 10 lee el archivo
 en vez de entrenar. Usa un solo hilo, como `curva_tamanos`: la misma máquina da siempre el mismo archivo; otra CPU puede
 cambiar la cuarta cifra decimal. Si el archivo existe, no lo toca salvo con --forzar.
 """

@@ -113,12 +113,13 @@ def _candidatos(V, dropout=0.2):
     nuestro = MiniGPT(V, dropout=dropout)
     torch.manual_seed(0)
     del_curso = MiniGPT(V, dropout=dropout)
-    del_curso.atencion_fusionada = False  # la atención de la lección 02, que guarda los pesos
+    del_curso.atencion_fusionada = False  # los bloques de la lección 07: su atención guarda los pesos y su
+    # dropout es nn.Dropout (solo los embeddings pasan por apagar_al_azar), así que esta fila mide las dos cosas
     torch.manual_seed(0)
     nano = GPTNano(V, dropout=dropout)
     return {
         "MiniGPT (atención fusionada, AdamW fused)": (nuestro, optimizador_adamw(nuestro), False),
-        "MiniGPT (atención del curso)": (del_curso, optimizador_adamw(del_curso), False),
+        "MiniGPT (bloques del curso, nn.Dropout)": (del_curso, optimizador_adamw(del_curso), False),
         "GPT al estilo de nanoGPT": (nano, optimizador_nano(nano), True),
     }
 

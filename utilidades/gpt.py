@@ -16,7 +16,7 @@ from utilidades.mascaras import mascara_causal
 
 
 # Al entrenar, `F.dropout` sortea cada número por separado, y en la CPU ese sorteo pesa: con las activaciones del
-# mini-GPT, (32, 64, 96), es lo más caro del paso después de los productos de matrices (míralo con
+# mini-GPT, (32, 64, 96), costaba casi tanto como la atención entera (míralo con
 # `python -m herramientas.banco_gpt --desglose`). `apagar_al_azar` apaga con la misma probabilidad y escala igual,
 # pero cada entero de 64 bits sorteado da 16 bits al azar a cuatro números, y un número se apaga si sus 16 bits
 # caen entre los p · 65 536 valores más bajos: la probabilidad es p redondeada a múltiplos de 1/65 536.

@@ -2,6 +2,7 @@
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.collections import LineCollection
 from matplotlib.colors import LinearSegmentedColormap
 
 # Colores que se distinguen también con daltonismo (rojo frente a azul, no frente a verde) y con un contraste de al
@@ -120,14 +121,15 @@ def mapa_de_calor(
     mapa = mapa or MAPA_PESOS
     imagen = ax.imshow(datos, cmap=mapa, vmin=vmin, vmax=vmax, aspect="auto")
     if oculto is not None:
-        # Un trazo diagonal marca las celdas ocultas, para distinguirlas de un peso 0.
-        for i, j in zip(*np.nonzero(oculto)):
-            ax.plot([j - 0.45, j + 0.45], [i + 0.45, i - 0.45], color=GRIS, lw=0.8)
-    ax.set_xticks(range(n_columnas))
-    ax.set_yticks(range(n_filas))
-    ax.set_xticklabels(columnas if columnas is not None else range(n_columnas), rotation=45 if columnas else 0,
-                       ha="right" if columnas else "center")
-    ax.set_yticklabels(filas if filas is not None else range(n_filas))
+        # Un trazo diagonal marca las celdas ocultas, para distinguirlas de un peso 0 (todos en un solo dibujo).
+        trazos = [[(j - 0.45, i + 0.45), (j + 0.45, i - 0.45)] for i, j in zip(*np.nonzero(oculto))]
+        ax.add_collection(LineCollection(trazos, colors=GRIS, linewidths=0.8, capstyle="projecting"), autolim=False)
+    # Solo las marcas con texto: con 100 posiciones etiquetadas de 10 en 10, 20 marcas en vez de 200 (más rápido).
+    marcas_x = [(j, e) for j, e in enumerate(columnas if columnas is not None else range(n_columnas)) if str(e)]
+    marcas_y = [(i, e) for i, e in enumerate(filas if filas is not None else range(n_filas)) if str(e)]
+    ax.set_xticks([j for j, _ in marcas_x], [e for _, e in marcas_x], rotation=45 if columnas else 0,
+                  ha="right" if columnas else "center")
+    ax.set_yticks([i for i, _ in marcas_y], [e for _, e in marcas_y])
     ax.tick_params(length=0)
     for lado in ax.spines.values():
         lado.set_visible(False)

@@ -50,7 +50,8 @@ def entrenar(modelo, entradas, objetivos, funcion_perdida, *, validacion=None, e
         raise ValueError(f"epocas, tamano_lote e informe_epocas deben ser ≥ 1, pero son {epocas}, {tamano_lote} "
                          f"e {informe_epocas}.")
     dispositivo = next(modelo.parameters()).device
-    optimizador = torch.optim.Adam(modelo.parameters(), lr=lr)
+    # foreach: Adam trata todos los tensores a la vez (más rápido, los mismos números que el bucle corto)
+    optimizador = torch.optim.Adam(modelo.parameters(), lr=lr, foreach=True)
     generador = torch.Generator().manual_seed(semilla)  # el mismo orden de lotes en cada ejecución
     pasos_por_epoca = (len(entradas) + tamano_lote - 1) // tamano_lote
     if coseno:

@@ -41,6 +41,18 @@ def test_mapa_de_calor_deja_en_blanco_lo_oculto():
     assert len(ax.texts) == 6, "las 3 celdas ocultas no llevan número"
     datos = ax.images[0].get_array()
     assert np.ma.is_masked(datos[0, 2]) or np.isnan(datos[0, 2])
+    (trazos,) = ax.collections  # un trazo diagonal por celda oculta, todos en un solo dibujo
+    centros = sorted(tuple(np.round(s.mean(axis=0)).astype(int)) for s in trazos.get_segments())
+    assert centros == [(1, 0), (2, 0), (2, 1)], "(columna, fila) de las 3 celdas por encima de la diagonal"
+    plt.close(fig)
+
+
+def test_mapa_de_calor_solo_marca_las_posiciones_con_texto():
+    marcas = [str(p) if p % 10 == 0 else "" for p in range(100)]
+    fig, ax = graficos.mapa_de_calor(np.zeros((100, 100)), marcas, marcas)
+    for eje in (ax.xaxis, ax.yaxis):
+        assert list(eje.get_ticklocs()) == list(range(0, 100, 10))
+        assert [t.get_text() for t in eje.get_ticklabels()] == [str(p) for p in range(0, 100, 10)]
     plt.close(fig)
 
 

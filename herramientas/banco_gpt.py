@@ -1,6 +1,6 @@
 """Banco del mini-GPT: tiempo de un paso de entrenamiento de `MiniGPT` frente a un GPT al estilo de nanoGPT.
 
-Uso: python -m herramientas.banco_gpt [--rondas 5] [--pasos 10] [--hilos N] [--validacion PASOS] [--desglose]
+Uso: python -m herramientas.banco_gpt [--rondas 5] [--pasos 10] [--hilos N] [--validacion PASOS] [--desglose] [--cotas]
 
 Los modelos se miden intercalados (unos pasos de cada uno, varias rondas) en la misma ejecución: si la máquina
 está cargada, la carga les afecta a todos por igual y el cociente sigue valiendo. Imprime la mediana de cada uno
@@ -9,6 +9,9 @@ pérdida de validación en el corpus del curso. `--desglose` reparte el tiempo d
 las operaciones (multiplicaciones de matrices, *dropout*, atención, GELU, el resto), con el perfilador de PyTorch:
 así se ve cuánto del paso es cálculo que cualquier implementación del mismo modelo tiene que hacer. Siempre
 imprime además el suelo: lo que tardan en esta máquina solo los productos de matrices de las capas lineales.
+`--cotas` mide además, intercalados con los demás, el mismo `MiniGPT` sin una de sus piezas (sin la atención,
+sin GELU, sin *dropout*, sin las tres): no son modelos que sirvan, son cotas. Dicen cuánto cuesta de verdad cada
+pieza dentro del paso (sin el coste del perfilador) y cuánto podría bajar el paso aunque esa pieza fuera gratis.
 
 La referencia `GPTNano` está escrita aquí a partir de la arquitectura publicada de nanoGPT (A. Karpathy,
 `model.py`): pre-norma, atención causal con `F.scaled_dot_product_attention` y *dropout* en la atención, MLP GELU
@@ -28,7 +31,7 @@ from torch import nn
 
 from herramientas.medidas import corpus_dividido
 from utilidades.coste import mejor_tiempo
-from utilidades.gpt import MiniGPT, lote_aleatorio, optimizador_adamw, perdida_en
+from utilidades.gpt import MiniGPT, apagar_al_azar, bloque_fusionado, lote_aleatorio, optimizador_adamw, perdida_en
 
 
 class AtencionNano(nn.Module):
@@ -89,6 +92,45 @@ class GPTNano(nn.Module):
         return self.lm_head(self.ln_f(x))
 
 
+def _bloque_sin_atencion(bloque, x):
+    """`bloque_fusionado` sin el cálculo de la atención: cada cabeza devuelve su V tal cual (lote, L, d) -> igual.
+
+    Hace las mismas capas lineales y los mismos cambios de forma; solo se salta Q·Kᵀ, el softmax y pesos·V.
+    """
+    lote, L, d = x.shape
+    atencion, p = bloque.atencion, bloque.dropout.p
+    qkv = atencion.qkv(bloque.norma_1(x)).view(lote, L, 3, atencion.cabezas, atencion.d_cabeza)
+    mezcla = qkv.permute(2, 0, 3, 1, 4)[2]  # V, (lote, cabezas, L, d_cabeza), donde iría la atención
+    salida = atencion.salida(mezcla.transpose(1, 2).reshape(lote, L, d))
+    x = x + apagar_al_azar(salida, p, bloque.training)
+    return x + apagar_al_azar(bloque.mlp(bloque.norma_2(x)), p, bloque.training)
+
+
+class MiniGPTSinPiezas(MiniGPT):
+    """`MiniGPT` al que le faltan piezas ('atención', 'GELU', 'dropout'): una cota de tiempo, no un modelo útil."""
+
+    PIEZAS = ("atención", "GELU", "dropout")
+
+    def __init__(self, vocabulario, quitar, dropout=0.2, **tamano):
+        desconocidas = set(quitar) - set(self.PIEZAS)
+        if desconocidas:
+            raise ValueError(f"No sé quitar {sorted(desconocidas)}: las piezas son {list(self.PIEZAS)}.")
+        super().__init__(vocabulario, dropout=0.0 if "dropout" in quitar else dropout, **tamano)
+        self.quitar = frozenset(quitar)
+        if "GELU" in self.quitar:
+            for bloque in self.bloques:
+                bloque.mlp[1] = nn.Identity()
+
+    def forward(self, indices):
+        L = indices.shape[1]
+        x = self.tokens(indices) + self.posiciones(torch.arange(L, device=indices.device))
+        x = apagar_al_azar(x, self.dropout.p, self.training)
+        por_bloque = _bloque_sin_atencion if "atención" in self.quitar else bloque_fusionado
+        for bloque in self.bloques:
+            x = por_bloque(bloque, x)
+        return self.salida(self.norma_final(x))
+
+
 def optimizador_nano(modelo, lr=2e-3, weight_decay=0.1):
     """La receta de nanoGPT: AdamW con betas (0.9, 0.95), decaen los parámetros de 2 o más dimensiones."""
     parametros = list(modelo.parameters())
@@ -108,7 +150,7 @@ def _paso(modelo, optimizador, x, y, recortar):
     return perdida
 
 
-def _candidatos(V, dropout=0.2):
+def _candidatos(V, dropout=0.2, cotas=False):
     torch.manual_seed(0)
     nuestro = MiniGPT(V, dropout=dropout)
     torch.manual_seed(0)
@@ -117,16 +159,23 @@ def _candidatos(V, dropout=0.2):
     # dropout es nn.Dropout (solo los embeddings pasan por apagar_al_azar), así que esta fila mide las dos cosas
     torch.manual_seed(0)
     nano = GPTNano(V, dropout=dropout)
-    return {
+    candidatos = {
         "MiniGPT (atención fusionada, AdamW fused)": (nuestro, optimizador_adamw(nuestro), False),
         "MiniGPT (bloques del curso, nn.Dropout)": (del_curso, optimizador_adamw(del_curso), False),
         "GPT al estilo de nanoGPT": (nano, optimizador_nano(nano), True),
     }
+    if cotas:
+        for quitar in [(pieza,) for pieza in MiniGPTSinPiezas.PIEZAS] + [MiniGPTSinPiezas.PIEZAS]:
+            torch.manual_seed(0)
+            cota = MiniGPTSinPiezas(V, quitar, dropout=dropout)
+            nombre = "cota: MiniGPT sin " + (" ni ".join(quitar) if len(quitar) < 3 else "las tres")
+            candidatos[nombre] = (cota, optimizador_adamw(cota), False)
+    return candidatos
 
 
-def medir_pasos(entrenamiento, V, rondas=5, pasos=10, tamano_lote=32, contexto=64):
-    """Milisegundos por paso de cada modelo (lista por ronda), medidos intercalados."""
-    candidatos = _candidatos(V)
+def medir_pasos(entrenamiento, V, rondas=5, pasos=10, tamano_lote=32, contexto=64, cotas=False):
+    """Milisegundos por paso de cada modelo (lista por ronda), medidos intercalados; `cotas`: también las cotas."""
+    candidatos = _candidatos(V, cotas=cotas)
     generador = torch.Generator().manual_seed(0)
     lotes = [lote_aleatorio(entrenamiento, contexto, tamano_lote, generador) for _ in range(pasos)]
     tiempos = {nombre: [] for nombre in candidatos}
@@ -245,6 +294,7 @@ def main(argumentos=None):
     analizador.add_argument("--hilos", type=int, default=None, help="hilos de PyTorch (por defecto, los suyos)")
     analizador.add_argument("--validacion", type=int, default=0, help="pasos de entrenamiento para comparar la pérdida")
     analizador.add_argument("--desglose", action="store_true", help="reparte el tiempo de un paso por operaciones")
+    analizador.add_argument("--cotas", action="store_true", help="mide también MiniGPT sin atención, GELU o dropout")
     opciones = analizador.parse_args(argumentos)
     if opciones.hilos:
         torch.set_num_threads(opciones.hilos)
@@ -255,12 +305,15 @@ def main(argumentos=None):
           f"al empezar {carga:.1f}")
     print(f"Tamaño: V {V}, 2 bloques, d 96, 4 cabezas, contexto 64, lote 32, dropout 0.2 · {opciones.rondas} rondas "
           f"de {opciones.pasos} pasos por modelo, intercaladas")
-    tiempos = medir_pasos(entrenamiento, V, opciones.rondas, opciones.pasos)
+    tiempos = medir_pasos(entrenamiento, V, opciones.rondas, opciones.pasos, cotas=opciones.cotas)
     medianas = {nombre: statistics.median(t) for nombre, t in tiempos.items()}
     referencia = medianas["GPT al estilo de nanoGPT"]
     for nombre, mediana in medianas.items():
-        print(f"  {nombre:42s} {mediana:8.1f} ms/paso (de {min(tiempos[nombre]):.1f} a {max(tiempos[nombre]):.1f})"
+        print(f"  {nombre:47s} {mediana:8.1f} ms/paso (de {min(tiempos[nombre]):.1f} a {max(tiempos[nombre]):.1f})"
               f" · {mediana / referencia:.2f} del de nanoGPT")
+    if opciones.cotas:
+        print(f"Las cotas no son modelos útiles: dicen cuánto cuesta cada pieza dentro del paso. Un paso de 0.60 del "
+              f"de nanoGPT son {0.6 * referencia:.1f} ms aquí.")
     flop, ms = suelo_de_matrices(V)
     print(f"Suelo: los productos de matrices de las capas lineales de un paso ({flop / 1e9:.2f} GFLOP) tardan "
           f"{ms:.1f} ms aquí ({flop / ms / 1e6:.0f} GFLOP/s), {ms / referencia:.2f} del paso de nanoGPT; ninguna "

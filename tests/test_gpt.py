@@ -403,6 +403,33 @@ def test_la_referencia_del_banco_es_un_gpt_como_nanogpt():
     assert len(tiempos) == 3 and all(len(t) == 1 and t[0] > 0 for t in tiempos.values())
 
 
+def test_las_cotas_del_banco_quitan_solo_su_pieza():
+    from herramientas.banco_gpt import MiniGPTSinPiezas, medir_pasos
+
+    x = torch.randint(50, (2, 16))
+    torch.manual_seed(0)
+    tamano = {"d_modelo": 32, "cabezas": 4, "capas": 2, "contexto": 16}
+    entero = MiniGPT(50, **tamano).eval()
+    nada = MiniGPTSinPiezas(50, (), **tamano).eval()
+    nada.load_state_dict(entero.state_dict())
+    assert torch.allclose(nada(x), entero(x), atol=1e-6)  # sin quitar nada, el mismo modelo
+    sin_atencion = MiniGPTSinPiezas(50, ("atención",), **tamano).eval()
+    otra = x.clone()
+    otra[:, 0] = (otra[:, 0] + 1) % 50  # cambia solo el primer carácter
+    # Sin atención nada mezcla posiciones: cambiar el primer carácter solo cambia la primera salida.
+    assert torch.equal(sin_atencion(otra)[:, 1:], sin_atencion(x)[:, 1:])
+    assert not torch.equal(nada(otra)[:, 1:], nada(x)[:, 1:])  # con atención, sí cambia lo que viene después
+    sin_gelu = MiniGPTSinPiezas(50, ("GELU",), **tamano)
+    assert all(isinstance(b.mlp[1], torch.nn.Identity) for b in sin_gelu.bloques)
+    sin_dropout = MiniGPTSinPiezas(50, ("dropout",), **tamano).train()
+    assert sin_dropout.dropout.p == 0 and all(b.dropout.p == 0 for b in sin_dropout.bloques)
+    assert torch.equal(sin_dropout(x), sin_dropout(x))  # en modo entrenamiento, sin sorteos
+    with pytest.raises(ValueError, match="No sé quitar"):
+        MiniGPTSinPiezas(50, ("LayerNorm",))
+    tiempos = medir_pasos(torch.randint(50, (500,)), 50, rondas=1, pasos=1, cotas=True)
+    assert len(tiempos) == 7 and sum(nombre.startswith("cota:") for nombre in tiempos) == 4
+
+
 def test_el_suelo_del_banco_cuenta_las_capas_lineales():
     from herramientas.banco_gpt import flop_de_las_capas_lineales, suelo_de_matrices
 

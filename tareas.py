@@ -11,7 +11,7 @@ Para contribuir:
     python3 tareas.py pruebas       instala además las herramientas de prueba y Chromium, y ejecuta todas las pruebas
     python3 tareas.py perturbadas   las pruebas tres veces: normal, con 1 hilo y con otra CPU (avx2)
     python3 tareas.py salidas [--forzar] [CUADERNO ...]   vuelve a ejecutar los cuadernos y guarda sus salidas
-    python3 tareas.py banco [--tabla] [CUADERNO ...]      mide tiempo, celda más lenta y memoria de cada cuaderno
+    python3 tareas.py banco [--guardar] [CUADERNO ...]    mide tiempo, celda más lenta y memoria de cada cuaderno
     python3 tareas.py colab [CUADERNO ...]     los ejecuta con las versiones de Colab (.venv-colab)
     python3 tareas.py enlaces [--forzar]       versión, Colab y navegación en los cuadernos y el README
     python3 tareas.py diapositivas [--marcar] [CUADERNO ...]   diapositivas reveal.js (en resultados/diapositivas/)

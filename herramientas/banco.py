@@ -20,7 +20,7 @@ import nbformat
 import psutil
 from nbclient import NotebookClient
 
-from herramientas.celdas import RAIZ, cuadernos, fuente, leer_cuaderno
+from herramientas.celdas import RAIZ, cuadernos, fuente, leer_argumentos, leer_cuaderno
 
 GUIA = RAIZ / "DOCENTES.md"
 MARCA_INICIO = "<!-- banco: inicio (tabla generada por `python3 tareas.py banco --guardar`; no la edites a mano) -->"
@@ -294,12 +294,11 @@ def informe_de_figuras(rutas):
 
 
 def main(argumentos):
-    if "--figuras" in argumentos:
-        rutas = [pathlib.Path(a).resolve() for a in argumentos if a != "--figuras"]
+    opciones, rutas = leer_argumentos(argumentos, ("--guardar", "--figuras"), __doc__)
+    if "--figuras" in opciones:
         print(informe_de_figuras(rutas or cuadernos(incluir_soluciones=False)))
         return
-    guardar = "--guardar" in argumentos
-    rutas = [pathlib.Path(a).resolve() for a in argumentos if a != "--guardar"]
+    guardar = "--guardar" in opciones
     if guardar and not rutas:
         rutas = cuadernos(incluir_soluciones=False)
     rutas = rutas or cuadernos()

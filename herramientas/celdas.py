@@ -181,7 +181,7 @@ def actualizar_enlaces(rutas=None, readme=RAIZ / "README.md", referencia=None):
 
 def main(argumentos):
     """`python3 tareas.py enlaces`: pone al día los cuadernos y el README y recuerda la etiqueta de la versión."""
-    rutas = [pathlib.Path(a).resolve() for a in argumentos] or None
+    rutas = leer_argumentos(argumentos, uso=__doc__)[1] or None
     cambiados = actualizar_enlaces(rutas)
     from herramientas.banco import GUIA, guardar_mapa  # el mapa de ejercicios de la guía docente
 
@@ -209,6 +209,35 @@ def cuadernos(incluir_soluciones=True):
     if not incluir_soluciones:
         return lecciones
     return lecciones + sorted((RAIZ / "notebooks" / "soluciones").glob("[0-9][0-9]_*.ipynb"))
+
+
+def leer_argumentos(argumentos, opciones=(), uso=""):
+    """(opciones pedidas, rutas de los cuadernos) de una orden del curso; si algo no encaja, sale con un mensaje claro.
+
+    `opciones` son las que admite la orden (por ejemplo "--guardar"). Con -h, --help o --ayuda muestra `uso` y sale
+    sin error. Una opción desconocida, algo que no es un .ipynb o un cuaderno que no existe paran antes de hacer nada.
+    """
+    pedidas, rutas = [], []
+    for argumento in argumentos:
+        if argumento in ("-h", "--help", "--ayuda"):
+            print(uso.strip())
+            sys.exit(0)
+        if argumento.startswith("-"):
+            if argumento not in opciones:
+                admitidas = f"las que admite son {', '.join(opciones)}" if opciones else "no admite ninguna"
+                sys.exit(f"No conozco la opción «{argumento}»: esta orden {admitidas}. Añade --ayuda para ver cómo "
+                         f"se usa.")
+            pedidas.append(argumento)
+            continue
+        ruta = pathlib.Path(argumento)
+        if ruta.suffix != ".ipynb":
+            sys.exit(f"«{argumento}» no es un cuaderno: se esperan rutas .ipynb, como "
+                     f"notebooks/02_atencion_a_mano.ipynb (o ninguna, para todos).")
+        if not ruta.is_file():
+            sys.exit(f"No existe el cuaderno {argumento}; revisa la ruta (por ejemplo "
+                     f"notebooks/02_atencion_a_mano.ipynb).")
+        rutas.append(ruta.resolve())
+    return pedidas, rutas
 
 
 def leer_cuaderno(ruta):

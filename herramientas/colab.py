@@ -19,7 +19,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from herramientas.celdas import RAIZ, cuadernos
+from herramientas.celdas import RAIZ, cuadernos, leer_argumentos
 
 ENTORNO = RAIZ / ".venv-colab"
 PYTHON = ENTORNO / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
@@ -59,6 +59,7 @@ def ensayar(ruta):
 
 
 def main(argumentos):
+    rutas = leer_argumentos(argumentos, uso=__doc__)[1]  # antes de instalar nada: una ruta mal escrita para aquí
     preparar()
     os.environ["JUPYTER_PATH"] = str(ENTORNO / "share" / "jupyter") + os.pathsep + os.environ.get("JUPYTER_PATH", "")
     version = subprocess.run([PYTHON, "-c", "import IPython, ipywidgets, anywidget, torch; print("
@@ -67,11 +68,11 @@ def main(argumentos):
                              capture_output=True, text=True, check=True).stdout.strip()
     print(f"Ensayo con versiones de Colab: {version}")
     fallos = 0
-    for ruta in [pathlib.Path(a) for a in argumentos] or cuadernos():
+    for ruta in rutas or cuadernos():
         inicio = time.perf_counter()
         error = ensayar(ruta)
         estado = "bien" if error is None else f"ERROR: {error}"
-        print(f"  {ruta.relative_to(RAIZ) if ruta.is_absolute() else ruta}: {estado} "
+        print(f"  {ruta.relative_to(RAIZ) if ruta.is_relative_to(RAIZ) else ruta}: {estado} "
               f"({time.perf_counter() - inicio:.0f} s)", flush=True)
         fallos += error is not None
     print(f"{fallos} cuadernos con errores." if fallos else

@@ -20,7 +20,15 @@ import json
 import pathlib
 import sys
 
-from herramientas.celdas import ETIQUETA_NAVEGACION, RAIZ, cuadernos, escribir_cuaderno, fuente, leer_cuaderno
+from herramientas.celdas import (
+    ETIQUETA_NAVEGACION,
+    RAIZ,
+    cuadernos,
+    escribir_cuaderno,
+    fuente,
+    leer_argumentos,
+    leer_cuaderno,
+)
 
 CARPETA = RAIZ / "resultados" / "diapositivas"  # resultados/ no se guarda en git
 LINEAS_LARGO = 15  # código con más líneas que esto: subdiapositiva propia
@@ -133,7 +141,7 @@ def main(argumentos):
     if not argumentos or argumentos[0] not in ("marcar", "html"):
         print(__doc__)
         return 2
-    orden, rutas = argumentos[0], [pathlib.Path(a).resolve() for a in argumentos[1:]]
+    orden, rutas = argumentos[0], leer_argumentos(argumentos[1:], uso=__doc__)[1]
     if orden == "marcar":
         cambiados = marcar_cuadernos(rutas or None)
         for ruta in cambiados:

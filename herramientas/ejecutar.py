@@ -11,7 +11,7 @@ import time
 import nbformat
 from nbclient import NotebookClient
 
-from herramientas.celdas import cuadernos, escribir_cuaderno, limpiar_metadatos
+from herramientas.celdas import cuadernos, escribir_cuaderno, leer_argumentos, limpiar_metadatos
 
 
 def ejecutar(ruta, tiempo_por_celda=1800):
@@ -28,10 +28,7 @@ def ejecutar(ruta, tiempo_por_celda=1800):
 
 
 def main(argumentos):
-    rutas = [pathlib.Path(a) for a in argumentos] or cuadernos()
-    for ruta in rutas:
-        if not ruta.exists():
-            sys.exit(f"No existe el cuaderno {ruta}; revisa la ruta (por ejemplo notebooks/02_atencion_a_mano.ipynb).")
+    rutas = leer_argumentos(argumentos, uso=__doc__)[1] or cuadernos()
     for ruta in rutas:
         inicio = time.perf_counter()
         print(f"Ejecutando {ruta} …", end=" ", flush=True)

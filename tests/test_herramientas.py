@@ -240,6 +240,49 @@ def test_ejecutar_sin_cuaderno_lo_dice(tmp_path):
         ejecutar.main([str(tmp_path / "no_esta.ipynb")])
 
 
+def test_leer_argumentos_separa_opciones_y_cuadernos(tmp_path, capsys):
+    cuaderno = tmp_path / "99_prueba.ipynb"
+    cuaderno.write_text("{}", encoding="utf-8")
+    assert celdas.leer_argumentos([str(cuaderno), "--guardar"], ("--guardar",)) == (["--guardar"], [cuaderno])
+    assert celdas.leer_argumentos([]) == ([], [])
+    with pytest.raises(SystemExit) as salida:
+        celdas.leer_argumentos(["--ayuda"], uso="Uso: así")
+    assert salida.value.code == 0 and capsys.readouterr().out.strip() == "Uso: así"
+    with pytest.raises(SystemExit, match="No conozco la opción «--tabla»: esta orden las que admite son --guardar"):
+        celdas.leer_argumentos(["--tabla"], ("--guardar",))
+    with pytest.raises(SystemExit, match="no admite ninguna"):
+        celdas.leer_argumentos(["--guardar"])
+    with pytest.raises(SystemExit, match="«notas.txt» no es un cuaderno"):
+        celdas.leer_argumentos(["notas.txt"])
+    with pytest.raises(SystemExit, match="No existe el cuaderno"):
+        celdas.leer_argumentos([str(tmp_path / "no_esta.ipynb")])
+
+
+@pytest.mark.parametrize("orden", [
+    lambda args: banco.main(args),
+    lambda args: colab.main(args),
+    lambda args: celdas.main(args),
+    lambda args: diapositivas.main(["html", *args]),
+    lambda args: diapositivas.main(["marcar", *args]),
+    lambda args: ejecutar.main(args),
+], ids=["banco", "colab", "enlaces", "diapositivas html", "diapositivas marcar", "salidas"])
+def test_las_ordenes_paran_antes_de_empezar_si_un_argumento_no_vale(orden, tmp_path, monkeypatch):
+    def no_debe_llegar(*_):
+        raise AssertionError("la orden empezó a trabajar con un argumento que no vale")
+
+    for funcion in ("medir", "informe_de_figuras", "velocidad_de_matrices"):
+        monkeypatch.setattr(banco, funcion, no_debe_llegar)
+    monkeypatch.setattr(colab, "preparar", no_debe_llegar)  # instalaría .venv-colab
+    monkeypatch.setattr(celdas, "actualizar_enlaces", no_debe_llegar)
+    monkeypatch.setattr(diapositivas, "marcar_cuadernos", no_debe_llegar)
+    monkeypatch.setattr(diapositivas, "escribir_html", no_debe_llegar)
+    monkeypatch.setattr(ejecutar, "ejecutar", no_debe_llegar)
+    with pytest.raises(SystemExit, match="No existe el cuaderno"):
+        orden([str(tmp_path / "no_esta.ipynb")])
+    with pytest.raises(SystemExit, match="No conozco la opción «--tabla»"):
+        orden(["--tabla"])
+
+
 def test_banco_mide_la_celda_mas_lenta_y_la_memoria(tmp_path):
     ruta = _cuaderno_diminuto(tmp_path / "99_prueba.ipynb", ["x = 1", "import time\ntime.sleep(0.6)", "y = 2"])
     total, (indice, segundos), pico = banco.medir(ruta)

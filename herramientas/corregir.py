@@ -50,8 +50,17 @@ def main(argumentos):
     destino_csv = None
     if "--csv" in argumentos:
         i = argumentos.index("--csv")
+        if i + 1 == len(argumentos) or argumentos[i + 1].startswith("-"):
+            sys.exit("Falta el archivo de --csv: escribe su nombre justo después, como --csv notas.csv.")
         destino_csv = pathlib.Path(argumentos[i + 1])
         argumentos = argumentos[:i] + argumentos[i + 2:]
+    for argumento in argumentos:
+        if argumento in ("-h", "--help", "--ayuda"):
+            print(__doc__)
+            return 0
+        if argumento.startswith("-"):
+            sys.exit(f"No conozco la opción «{argumento}»: esta orden solo admite --csv NOTAS.csv. Las entregas van "
+                     f"después, como ENTREGA.ipynb.")
     if not argumentos:
         print(__doc__)
         return 2

@@ -283,6 +283,16 @@ def test_las_ordenes_paran_antes_de_empezar_si_un_argumento_no_vale(orden, tmp_p
         orden(["--tabla"])
 
 
+def test_corregir_para_ante_una_opcion_que_no_conoce(tmp_path, monkeypatch):
+    monkeypatch.setattr(corregir, "corregir", lambda *_: pytest.fail("corrigió con un argumento que no vale"))
+    entrega = str(tmp_path / "entrega.ipynb")
+    with pytest.raises(SystemExit, match="No conozco la opción «--notas»"):
+        corregir.main(["--notas", "notas.csv", entrega])
+    with pytest.raises(SystemExit, match="Falta el archivo de --csv"):
+        corregir.main([entrega, "--csv"])
+    assert corregir.main(["--ayuda"]) == 0
+
+
 def test_banco_mide_la_celda_mas_lenta_y_la_memoria(tmp_path):
     ruta = _cuaderno_diminuto(tmp_path / "99_prueba.ipynb", ["x = 1", "import time\ntime.sleep(0.6)", "y = 2"])
     total, (indice, segundos), pico = banco.medir(ruta)

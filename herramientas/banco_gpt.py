@@ -122,8 +122,9 @@ class MiniGPTSinPiezas(MiniGPT):
                 bloque.mlp[1] = nn.Identity()
 
     def forward(self, indices):
-        L = indices.shape[1]
-        x = self.tokens(indices) + self.posiciones(torch.arange(L, device=indices.device))
+        x = self.tokens(indices)
+        if self.posiciones is not None:
+            x = x + self.posiciones(torch.arange(indices.shape[1], device=indices.device))
         x = apagar_al_azar(x, self.dropout.p, self.training)
         por_bloque = _bloque_sin_atencion if "atención" in self.quitar else bloque_fusionado
         for bloque in self.bloques:

@@ -424,6 +424,9 @@ def test_las_cotas_del_banco_quitan_solo_su_pieza():
     sin_dropout = MiniGPTSinPiezas(50, ("dropout",), **tamano).train()
     assert sin_dropout.dropout.p == 0 and all(b.dropout.p == 0 for b in sin_dropout.bloques)
     assert torch.equal(sin_dropout(x), sin_dropout(x))  # en modo entrenamiento, sin sorteos
+    sin_posiciones = MiniGPTSinPiezas(50, ("atención",), posiciones=False, **tamano).eval()
+    repetido = sin_posiciones(torch.full((1, 16), 7))  # sin posiciones ni atención, cada salida solo ve su carácter
+    assert torch.allclose(repetido, repetido[:, :1].expand_as(repetido))
     with pytest.raises(ValueError, match="No sé quitar"):
         MiniGPTSinPiezas(50, ("LayerNorm",))
     tiempos = medir_pasos(torch.randint(50, (500,)), 50, rondas=1, pasos=1, cotas=True)

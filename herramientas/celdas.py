@@ -211,11 +211,12 @@ def cuadernos(incluir_soluciones=True):
     return lecciones + sorted((RAIZ / "notebooks" / "soluciones").glob("[0-9][0-9]_*.ipynb"))
 
 
-def leer_argumentos(argumentos, opciones=(), uso=""):
+def leer_argumentos(argumentos, opciones=(), uso="", deben_existir=True):
     """(opciones pedidas, rutas de los cuadernos) de una orden del curso; si algo no encaja, sale con un mensaje claro.
 
     `opciones` son las que admite la orden (por ejemplo "--guardar"). Con -h, --help o --ayuda muestra `uso` y sale
-    sin error. Una opción desconocida, algo que no es un .ipynb o un cuaderno que no existe paran antes de hacer nada.
+    sin error. Una opción desconocida, algo que no es un .ipynb o (con `deben_existir`) un cuaderno que no existe
+    paran antes de hacer nada.
     """
     pedidas, rutas = [], []
     for argumento in argumentos:
@@ -233,7 +234,7 @@ def leer_argumentos(argumentos, opciones=(), uso=""):
         if ruta.suffix != ".ipynb":
             sys.exit(f"«{argumento}» no es un cuaderno: se esperan rutas .ipynb, como "
                      f"notebooks/02_atencion_a_mano.ipynb (o ninguna, para todos).")
-        if not ruta.is_file():
+        if deben_existir and not ruta.is_file():
             sys.exit(f"No existe el cuaderno {argumento}; revisa la ruta (por ejemplo "
                      f"notebooks/02_atencion_a_mano.ipynb).")
         rutas.append(ruta.resolve())

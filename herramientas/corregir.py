@@ -16,7 +16,7 @@ import sys
 import nbformat
 from nbclient import NotebookClient
 
-from herramientas.celdas import RAIZ, fuente
+from herramientas.celdas import RAIZ, fuente, leer_argumentos
 
 VEREDICTO = re.compile(r"^(✅|❌) Ejercicio (\d+\.\d+): (.*)$", re.M)
 LLAMADA = re.compile(r"""comprobar\(\s*["'](\d+\.\d+)["']""")
@@ -54,19 +54,13 @@ def main(argumentos):
             sys.exit("Falta el archivo de --csv: escribe su nombre justo después, como --csv notas.csv.")
         destino_csv = pathlib.Path(argumentos[i + 1])
         argumentos = argumentos[:i] + argumentos[i + 2:]
-    for argumento in argumentos:
-        if argumento in ("-h", "--help", "--ayuda"):
-            print(__doc__)
-            return 0
-        if argumento.startswith("-"):
-            sys.exit(f"No conozco la opción «{argumento}»: esta orden solo admite --csv NOTAS.csv. Las entregas van "
-                     f"después, como ENTREGA.ipynb.")
-    if not argumentos:
+    # Una entrega que falta no para las demás: se salta abajo, con un aviso.
+    entregas = leer_argumentos(argumentos, ("--csv",), __doc__, deben_existir=False)[1]
+    if not entregas:
         print(__doc__)
         return 2
     filas = []
-    for nombre in argumentos:
-        ruta = pathlib.Path(nombre)
+    for ruta in entregas:
         if not ruta.exists():
             print(f"No existe {ruta}; lo salto.")
             continue

@@ -2,7 +2,8 @@
 """Tareas del curso con un solo comando, en cualquier sistema con Python ≥ 3.11.
 
 Para estudiar:
-    python3 tareas.py abrir         instala lo necesario (la primera vez) y abre el curso en JupyterLab
+    python3 tareas.py abrir [OPCIONES DE JUPYTERLAB]   instala lo necesario (la primera vez) y abre el curso en
+                                    JupyterLab (p. ej. --port 8899); como root, lo abre con --allow-root
 
 Para enseñar:
     python3 tareas.py corregir [--csv NOTAS.csv] ENTREGA.ipynb ...   ejecuta cada entrega y resume sus ejercicios
@@ -251,14 +252,20 @@ def _ejecutar(orden, **opciones):
         return 130
 
 
-def _en_entorno(argumentos, entorno_extra=None):
-    """Ejecuta `python ARGUMENTOS` dentro de .venv; devuelve su código de salida."""
-    binarios, python = _rutas(ENTORNO)
+def _entorno_del_curso(entorno_extra=None):
+    """Las variables de entorno con las que se ejecuta algo dentro de .venv."""
+    binarios, _ = _rutas(ENTORNO)
     entorno = dict(os.environ)
     entorno.update(entorno_extra or {})
     entorno["PATH"] = str(binarios) + os.pathsep + entorno.get("PATH", "")
     entorno.setdefault("PYTHONHASHSEED", "0")
-    return _ejecutar([python, *argumentos], env=entorno)
+    return entorno
+
+
+def _en_entorno(argumentos, entorno_extra=None):
+    """Ejecuta `python ARGUMENTOS` dentro de .venv; devuelve su código de salida."""
+    _, python = _rutas(ENTORNO)
+    return _ejecutar([python, *argumentos], env=_entorno_del_curso(entorno_extra))
 
 
 def cambios_sin_guardar(rutas=("notebooks",)):
@@ -291,9 +298,107 @@ def _proteger_cuadernos(argumentos, que_hace):
     return resto
 
 
-def abrir(_argumentos):
-    """Abre el curso en JupyterLab."""
-    return _en_entorno(["-m", "jupyter", "lab", "notebooks"])
+def es_root():
+    """True si este proceso es del superusuario (root), como en un contenedor Docker o una máquina alquilada."""
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+AVISO_ROOT = (
+    "Estás como root (el superusuario), algo habitual en un contenedor Docker, en WSL o en una máquina en la nube.\n"
+    "JupyterLab se niega a arrancar como root si no se le pide expresamente, porque un cuaderno ejecuta código con\n"
+    "todos los permisos de la máquina. Lo abro con --allow-root: los cuadernos del curso solo leen y escriben en\n"
+    "esta carpeta. En un ordenador propio es mejor usar una cuenta normal: crea una (adduser estudiante), entra\n"
+    "con ella (su - estudiante), clona allí el curso y ejecuta este mismo comando."
+)
+
+
+def orden_de_jupyter(argumentos=(), root=False):
+    """Los argumentos de `python` que abren JupyterLab en las lecciones (con los que el estudiante añada)."""
+    orden = ["-m", "jupyter", "lab", "notebooks", *argumentos]
+    if root and "--allow-root" not in orden:
+        orden.append("--allow-root")
+    return orden
+
+
+# Lo que JupyterLab escribe cuando no arranca, y qué hacer en cada caso (se busca en sus últimas líneas).
+CAUSAS_DE_JUPYTER = [
+    ("Address already in use", "El puerto que quería usar JupyterLab está ocupado, quizá por otro Jupyter abierto. "
+     "Ciérralo, o elige otro puerto: python3 tareas.py abrir --port 8899"),
+    ("Running as root is not recommended", "JupyterLab no arranca como root sin --allow-root. Este comando lo "
+     "añade solo; si lo ves, es que lo abriste de otra forma: usa python3 tareas.py abrir."),
+    ("No module named", "Falta un paquete en el entorno del curso, o está a medias. Borra la carpeta .venv y vuelve "
+     "a ejecutar python3 tareas.py abrir: lo instala todo de nuevo."),
+    ("Permission denied", "JupyterLab no puede escribir en alguna carpeta (su configuración, en tu carpeta personal, "
+     "o esta). Comprueba que son tuyas, o abre el curso desde una carpeta en la que puedas escribir."),
+    ("unrecognized arguments", "JupyterLab no entiende alguna de las opciones que añadiste tras «abrir». Prueba "
+     "sin ellas: python3 tareas.py abrir"),
+]
+
+
+def mensaje_al_terminar(codigo, ultimas_lineas=()):
+    """Qué decir cuando JupyterLab termina: se cerró sin más, o no arrancó y por qué (en castellano)."""
+    if codigo in (0, 130):  # cerrado con Ctrl+C (o desde el menú File → Shut Down)
+        return ("JupyterLab se ha cerrado. Para volver al curso, ejecuta otra vez python3 tareas.py abrir. Los "
+                "cuadernos se guardan al pulsar Ctrl+S (y solos cada dos minutos).")
+    texto = "\n".join(ultimas_lineas)
+    consejos = [consejo for pista, consejo in CAUSAS_DE_JUPYTER if pista in texto]
+    if not consejos:
+        consejos = [
+            "Lee las últimas líneas que escribió JupyterLab, justo encima: suelen decir qué falló.",
+            "Si el entorno quedó a medias, borra la carpeta .venv y vuelve a ejecutar python3 tareas.py abrir.",
+            "Si el navegador no se abre solo (en un servidor o un contenedor), JupyterLab sigue funcionando: copia "
+            "en tu navegador la dirección que escribe, la que empieza por http://127.0.0.1:8888/lab?token=",
+        ]
+    lista = "\n".join(f"  · {c}" for c in consejos)
+    return f"JupyterLab se detuvo con un error (código {codigo}) y el curso no llegó a abrirse. Qué probar:\n{lista}"
+
+
+def _ejecutar_vigilando(orden, entorno, cuantas=60):
+    """Ejecuta una orden; lo que escribe en stderr se ve igual, y se guardan sus últimas líneas para explicarlo.
+
+    Un Ctrl+C llega también a la orden (JupyterLab pregunta si cerrarse): aquí se sigue esperando a que termine.
+    Devuelve (código de salida, últimas líneas de stderr).
+    """
+    import collections
+    import threading
+
+    print("→", " ".join(str(p) for p in orden), flush=True)
+    ultimas = collections.deque(maxlen=cuantas)
+    try:
+        proceso = subprocess.Popen([str(p) for p in orden], cwd=RAIZ, env=entorno, stderr=subprocess.PIPE,
+                                   text=True, encoding="utf-8", errors="replace", bufsize=1)
+    except OSError as error:
+        return 127, [str(error)]
+
+    def copiar():
+        for linea in proceso.stderr:
+            sys.stderr.write(linea)
+            sys.stderr.flush()
+            ultimas.append(linea.rstrip("\n"))
+
+    hilo = threading.Thread(target=copiar, daemon=True)
+    hilo.start()
+    while True:
+        try:
+            codigo = proceso.wait()
+            break
+        except KeyboardInterrupt:
+            continue  # JupyterLab recibe el mismo Ctrl+C y decide si cerrarse
+    hilo.join(timeout=5)
+    return codigo, list(ultimas)
+
+
+def abrir(argumentos):
+    """Abre el curso en JupyterLab; como root, con --allow-root y un aviso; si no arranca, dice por qué."""
+    root = es_root()
+    if root:
+        print(AVISO_ROOT, flush=True)
+    print("Abriendo JupyterLab en la carpeta de las lecciones. Para cerrarlo, pulsa Ctrl+C dos veces en esta "
+          "ventana.", flush=True)
+    _, python = _rutas(ENTORNO)
+    codigo, ultimas = _ejecutar_vigilando([python, *orden_de_jupyter(argumentos, root)], _entorno_del_curso())
+    print(mensaje_al_terminar(codigo, ultimas), flush=True)
+    return codigo
 
 
 def pruebas(argumentos, entorno_extra=None):

@@ -4,6 +4,7 @@ Nada de aquí instala nada: el plan es una lista de órdenes de pip y las órden
 """
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -148,6 +149,7 @@ def test_corregir_no_instala_las_herramientas_de_quien_contribuye(monkeypatch):
     niveles = []
     monkeypatch.setattr(tareas, "preparar_entorno", lambda desarrollo=False: niveles.append(desarrollo))
     monkeypatch.setattr(tareas, "_en_entorno", lambda argumentos, extra=None: 0)
+    monkeypatch.setattr(tareas, "_ejecutar_vigilando", lambda orden, entorno: (0, []))
     for tarea in ("abrir", "corregir", "salidas"):
         with pytest.raises(SystemExit):
             tareas.main([tarea, "--forzar"])
@@ -157,6 +159,90 @@ def test_corregir_no_instala_las_herramientas_de_quien_contribuye(monkeypatch):
 def test_tarea_desconocida(capsys):
     with pytest.raises(SystemExit, match="No conozco la tarea «abrr»"):
         tareas.main(["abrr"])
+
+
+# --- abrir: como root, y cuando JupyterLab no arranca ------------------------------------------------------------
+
+
+class _JupyterFalso:
+    """Sustituye a tareas._ejecutar_vigilando: apunta la orden y responde como JupyterLab al terminar."""
+
+    def __init__(self, codigo=0, lineas=()):
+        self.codigo, self.lineas, self.ordenes = codigo, list(lineas), []
+
+    def __call__(self, orden, entorno):
+        self.ordenes.append([str(p) for p in orden])
+        return self.codigo, self.lineas
+
+
+@pytest.mark.parametrize("root", [True, False])
+def test_abrir_como_root_pasa_allow_root_y_explica_por_que(monkeypatch, capsys, root):
+    monkeypatch.setattr(tareas, "es_root", lambda: root)
+    jupyter = _JupyterFalso()
+    monkeypatch.setattr(tareas, "_ejecutar_vigilando", jupyter)
+    assert tareas.abrir([]) == 0
+    (orden,) = jupyter.ordenes
+    assert orden[1:5] == ["-m", "jupyter", "lab", "notebooks"]
+    assert ("--allow-root" in orden) is root
+    salida = capsys.readouterr().out
+    assert ("Estás como root" in salida) is root
+    if root:
+        assert "adduser" in salida, "dice qué haría quien no quiere ser root"
+    assert "JupyterLab se ha cerrado" in salida
+
+
+def test_es_root_mira_el_usuario_del_proceso(monkeypatch):
+    monkeypatch.setattr(tareas.os, "geteuid", lambda: 0, raising=False)
+    assert tareas.es_root()
+    monkeypatch.setattr(tareas.os, "geteuid", lambda: 1000, raising=False)
+    assert not tareas.es_root()
+
+
+def test_abrir_pasa_las_opciones_del_estudiante_a_jupyterlab():
+    assert tareas.orden_de_jupyter(["--port", "8899"], root=True)[-3:] == ["--port", "8899", "--allow-root"]
+    assert tareas.orden_de_jupyter(["--allow-root"], root=True).count("--allow-root") == 1
+
+
+@pytest.mark.parametrize("linea, consejo", [
+    ("OSError: [Errno 98] Address already in use", "--port 8899"),
+    ("[C 12:00:00.000 ServerApp] Running as root is not recommended. Use --allow-root to bypass.",
+     "python3 tareas.py abrir"),
+    ("ModuleNotFoundError: No module named 'jupyterlab'", "Borra la carpeta .venv"),
+    ("PermissionError: [Errno 13] Permission denied: '/home/x/.local/share/jupyter'", "carpeta"),
+])
+def test_abrir_explica_en_castellano_por_que_no_arranco(monkeypatch, capsys, linea, consejo):
+    monkeypatch.setattr(tareas, "es_root", lambda: False)
+    monkeypatch.setattr(tareas, "_ejecutar_vigilando", _JupyterFalso(1, ["Traceback (most recent call last):", linea]))
+    assert tareas.abrir([]) == 1
+    salida = capsys.readouterr().out
+    assert "JupyterLab se detuvo con un error (código 1)" in salida
+    assert consejo in salida
+    assert "se ha cerrado" not in salida
+
+
+def test_abrir_sin_causa_conocida_da_consejos_generales(monkeypatch, capsys):
+    monkeypatch.setattr(tareas, "es_root", lambda: False)
+    monkeypatch.setattr(tareas, "_ejecutar_vigilando", _JupyterFalso(2, ["algo raro"]))
+    assert tareas.abrir([]) == 2
+    salida = capsys.readouterr().out
+    assert "código 2" in salida and "borra la carpeta .venv" in salida and "token=" in salida
+
+
+def test_vigilar_copia_stderr_y_guarda_las_ultimas_lineas(capfd):
+    """Con un proceso de verdad: lo que escribe se ve, y sus últimas líneas sirven para explicar el fallo."""
+    orden = [sys.executable, "-c",
+             "import sys; print('hola'); sys.stderr.write('uno\\nOSError: Address already in use\\n'); sys.exit(3)"]
+    codigo, ultimas = tareas._ejecutar_vigilando(orden, dict(os.environ))
+    assert codigo == 3
+    assert ultimas == ["uno", "OSError: Address already in use"]
+    capturado = capfd.readouterr()
+    assert "Address already in use" in capturado.err and "hola" in capturado.out
+    assert "--port 8899" in tareas.mensaje_al_terminar(codigo, ultimas)
+
+
+def test_vigilar_una_orden_que_no_existe_no_rompe():
+    codigo, ultimas = tareas._ejecutar_vigilando(["/no/existe/python"], dict(os.environ))
+    assert codigo != 0 and ultimas
 
 
 class _Registro:

@@ -33,6 +33,7 @@ import pathlib
 import platform
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -129,12 +130,25 @@ def _paquete_venv():
     return f"python3.{sys.version_info.minor}-venv"
 
 
+# Los Python con los que se puede instalar el curso: desde 3.11 hasta el más nuevo para el que la versión fijada de
+# torch publica ruedas (torch 2.13.0: hasta 3.14). La integración continua prueba los dos extremos.
+PYTHON_MINIMO = (3, 11)
+PYTHON_MAXIMO = (3, 14)
+
+
 def comprobar_python(version=None):
-    """Sale con un mensaje si este Python es anterior a 3.11."""
+    """Sale con un mensaje si este Python es anterior a 3.11 o más nuevo que el último que admite torch."""
     version = version or sys.version_info
-    if tuple(version[:2]) < (3, 11):
-        sys.exit(f"El curso necesita Python 3.11 o posterior; este es {version[0]}.{version[1]}. Instala uno más "
+    este = f"{version[0]}.{version[1]}"
+    if tuple(version[:2]) < PYTHON_MINIMO:
+        sys.exit(f"El curso necesita Python 3.11 o posterior; este es {este}. Instala uno más "
                  "reciente (python.org, o el gestor de paquetes de tu sistema) y vuelve a ejecutar este comando.")
+    if tuple(version[:2]) > PYTHON_MAXIMO:
+        maximo = ".".join(map(str, PYTHON_MAXIMO))
+        sys.exit(f"Este Python es el {este}, y la versión de PyTorch que fija el curso ({version_de_torch()}) solo "
+                 f"se publica hasta Python {maximo}: pip no encontraría qué instalar. Instala Python {maximo} (o "
+                 f"cualquiera desde el 3.11) y ejecuta este comando con él, por ejemplo python{maximo} tareas.py "
+                 "abrir.")
 
 
 def comprobar_espacio(carpeta, necesario=ESPACIO_NECESARIO):
@@ -378,14 +392,22 @@ def _ejecutar_vigilando(orden, entorno, cuantas=60):
 
     hilo = threading.Thread(target=copiar, daemon=True)
     hilo.start()
-    while True:
-        try:
-            codigo = proceso.wait()
-            break
-        except KeyboardInterrupt:
-            continue  # JupyterLab recibe el mismo Ctrl+C y decide si cerrarse
-    hilo.join(timeout=5)
+    # Ctrl+C llega a JupyterLab, que pregunta si cerrarse: este proceso no debe morir antes que él. Un manejador
+    # de Python (no SIG_IGN, que heredaría JupyterLab) ignora la señal aquí mientras tanto.
+    anterior = signal.signal(signal.SIGINT, lambda *_: None) if _hilo_principal() else None
+    try:
+        codigo = proceso.wait()
+        hilo.join(timeout=5)
+    finally:
+        if anterior is not None:
+            signal.signal(signal.SIGINT, anterior)
     return codigo, list(ultimas)
+
+
+def _hilo_principal():
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
 
 
 def abrir(argumentos):

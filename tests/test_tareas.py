@@ -129,6 +129,22 @@ def test_python_antiguo():
     tareas.comprobar_python((3, 11, 0))
 
 
+def test_python_demasiado_nuevo_para_torch():
+    with pytest.raises(SystemExit, match=r"es el 3\.15.*PyTorch.*2\.13\.0.*hasta Python 3\.14"):
+        tareas.comprobar_python((3, 15, 0))
+    tareas.comprobar_python((3, 14, 2))
+
+
+def test_la_integracion_continua_prueba_el_python_minimo_y_el_maximo():
+    """El flujo de GitHub prueba los dos extremos que admite tareas.py, y el README dice cuáles son."""
+    flujo = (RAIZ / ".github" / "workflows" / "pruebas.yml").read_text(encoding="utf-8")
+    versiones = set(re.findall(r'python-version: "(3\.\d+)"', flujo))
+    extremos = {".".join(map(str, tareas.PYTHON_MINIMO)), ".".join(map(str, tareas.PYTHON_MAXIMO))}
+    assert versiones == extremos
+    readme = (RAIZ / "README.md").read_text(encoding="utf-8")
+    assert all(f"Python {v}" in readme for v in extremos)
+
+
 def test_sin_espacio(tmp_path):
     with pytest.raises(SystemExit, match="No hay espacio suficiente"):
         tareas.comprobar_espacio(tmp_path, necesario=2**60)
@@ -238,6 +254,38 @@ def test_vigilar_copia_stderr_y_guarda_las_ultimas_lineas(capfd):
     capturado = capfd.readouterr()
     assert "Address already in use" in capturado.err and "hola" in capturado.out
     assert "--port 8899" in tareas.mensaje_al_terminar(codigo, ultimas)
+
+
+def test_ctrl_c_cierra_jupyterlab_pero_no_corta_a_abrir(tmp_path):
+    """Ctrl+C llega a los dos procesos: el hijo decide cerrarse, y abrir espera a que termine para explicarlo."""
+    import signal
+    import threading
+    import time
+
+    archivo_pid = tmp_path / "pid"
+    hijo = ("import os, signal, sys, time, pathlib\n"
+            "signal.signal(signal.SIGINT, lambda *_: sys.exit(0))\n"
+            f"pathlib.Path({str(archivo_pid)!r}).write_text(str(os.getpid()))\n"
+            "time.sleep(30)\nsys.exit(5)\n")
+
+    def pulsar_ctrl_c():
+        limite = time.monotonic() + 20
+        while not archivo_pid.exists() or not archivo_pid.read_text():
+            if time.monotonic() > limite:
+                return
+            time.sleep(0.05)
+        os.kill(os.getpid(), signal.SIGINT)  # como la terminal: primero a abrir…
+        time.sleep(0.3)
+        os.kill(int(archivo_pid.read_text()), signal.SIGINT)  # …y a JupyterLab
+
+    antes = signal.getsignal(signal.SIGINT)
+    hilo = threading.Thread(target=pulsar_ctrl_c)
+    hilo.start()
+    codigo, _ = tareas._ejecutar_vigilando([sys.executable, "-c", hijo], dict(os.environ))
+    hilo.join()
+    assert codigo == 0, "el hijo recibió Ctrl+C y se cerró él mismo"
+    assert signal.getsignal(signal.SIGINT) is antes, "el manejador de Ctrl+C vuelve a ser el de antes"
+    assert "se ha cerrado" in tareas.mensaje_al_terminar(codigo)
 
 
 def test_vigilar_una_orden_que_no_existe_no_rompe():

@@ -334,18 +334,20 @@ def orden_de_jupyter(argumentos=(), root=False):
     return orden
 
 
-# Lo que JupyterLab escribe cuando no arranca, y qué hacer en cada caso (se busca en sus últimas líneas).
+# Lo que JupyterLab escribe cuando no arranca (alguna de esas frases, en sus últimas líneas) y qué hacer.
 CAUSAS_DE_JUPYTER = [
-    ("Address already in use", "El puerto que quería usar JupyterLab está ocupado, quizá por otro Jupyter abierto. "
-     "Ciérralo, o elige otro puerto: python3 tareas.py abrir --port 8899"),
-    ("Running as root is not recommended", "JupyterLab no arranca como root sin --allow-root. Este comando lo "
-     "añade solo; si lo ves, es que lo abriste de otra forma: usa python3 tareas.py abrir."),
-    ("No module named", "Falta un paquete en el entorno del curso, o está a medias. Borra la carpeta .venv y vuelve "
-     "a ejecutar python3 tareas.py abrir: lo instala todo de nuevo."),
-    ("Permission denied", "JupyterLab no puede escribir en alguna carpeta (su configuración, en tu carpeta personal, "
-     "o esta). Comprueba que son tuyas, o abre el curso desde una carpeta en la que puedas escribir."),
-    ("unrecognized arguments", "JupyterLab no entiende alguna de las opciones que añadiste tras «abrir». Prueba "
-     "sin ellas: python3 tareas.py abrir"),
+    (("Address already in use", "is not available"),
+     "El puerto que quería usar JupyterLab está ocupado, quizá por otro Jupyter abierto. Ciérralo, o elige otro "
+     "puerto: python3 tareas.py abrir --port 8899"),
+    (("Running as root is not recommended",),
+     "JupyterLab no arranca como root sin --allow-root. Este comando lo añade solo; si lo ves, es que lo abriste "
+     "de otra forma: usa python3 tareas.py abrir."),
+    (("No module named",),
+     "Falta un paquete en el entorno del curso, o está a medias. Borra la carpeta .venv y vuelve a ejecutar "
+     "python3 tareas.py abrir: lo instala todo de nuevo."),
+    (("Permission denied",),
+     "JupyterLab no puede escribir en alguna carpeta (su configuración, en tu carpeta personal, o esta). Comprueba "
+     "que son tuyas, o abre el curso desde una carpeta en la que puedas escribir."),
 ]
 
 
@@ -355,13 +357,12 @@ def mensaje_al_terminar(codigo, ultimas_lineas=()):
         return ("JupyterLab se ha cerrado. Para volver al curso, ejecuta otra vez python3 tareas.py abrir. Los "
                 "cuadernos se guardan al pulsar Ctrl+S (y solos cada dos minutos).")
     texto = "\n".join(ultimas_lineas)
-    consejos = [consejo for pista, consejo in CAUSAS_DE_JUPYTER if pista in texto]
+    consejos = [consejo for pistas, consejo in CAUSAS_DE_JUPYTER if any(p in texto for p in pistas)]
     if not consejos:
         consejos = [
             "Lee las últimas líneas que escribió JupyterLab, justo encima: suelen decir qué falló.",
             "Si el entorno quedó a medias, borra la carpeta .venv y vuelve a ejecutar python3 tareas.py abrir.",
-            "Si el navegador no se abre solo (en un servidor o un contenedor), JupyterLab sigue funcionando: copia "
-            "en tu navegador la dirección que escribe, la que empieza por http://127.0.0.1:8888/lab?token=",
+            "Si otro programa usa el puerto de JupyterLab, elige otro: python3 tareas.py abrir --port 8899",
         ]
     lista = "\n".join(f"  · {c}" for c in consejos)
     return f"JupyterLab se detuvo con un error (código {codigo}) y el curso no llegó a abrirse. Qué probar:\n{lista}"

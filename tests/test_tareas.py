@@ -221,6 +221,9 @@ def test_abrir_pasa_las_opciones_del_estudiante_a_jupyterlab():
 
 @pytest.mark.parametrize("linea, consejo", [
     ("OSError: [Errno 98] Address already in use", "--port 8899"),
+    # lo que escribió JupyterLab 4.6 de verdad con el puerto ocupado y --ServerApp.port_retries=0:
+    ("[C 2026-12-01 02:01:04.287 ServerApp] ERROR: the Jupyter server could not be started because port 8888 is not "
+     "available.", "está ocupado"),
     ("[C 12:00:00.000 ServerApp] Running as root is not recommended. Use --allow-root to bypass.",
      "python3 tareas.py abrir"),
     ("ModuleNotFoundError: No module named 'jupyterlab'", "Borra la carpeta .venv"),
@@ -241,7 +244,7 @@ def test_abrir_sin_causa_conocida_da_consejos_generales(monkeypatch, capsys):
     monkeypatch.setattr(tareas, "_ejecutar_vigilando", _JupyterFalso(2, ["algo raro"]))
     assert tareas.abrir([]) == 2
     salida = capsys.readouterr().out
-    assert "código 2" in salida and "borra la carpeta .venv" in salida and "token=" in salida
+    assert "código 2" in salida and "borra la carpeta .venv" in salida and "--port" in salida
 
 
 def test_vigilar_copia_stderr_y_guarda_las_ultimas_lineas(capfd):

@@ -132,3 +132,130 @@ def test_cada_serie_tiene_su_trazo():
 
     ciclo = list(ESTILO["axes.prop_cycle"])
     assert len({str(e["linestyle"]) for e in ciclo}) == len(ciclo) == len({e["color"] for e in ciclo})
+
+
+def _guardar_y_revisar(fig):
+    """Guarda la figura como el backend inline (recorte «tight») y devuelve los problemas que ve la revisión."""
+    import io
+
+    from herramientas.revision_figuras import problemas_de_figura
+
+    fig.savefig(io.BytesIO(), format="png", bbox_inches="tight")
+    return problemas_de_figura(fig)
+
+
+def test_una_fila_de_paneles_encogida_se_reparte_en_filas():
+    """Una fila de 4 (o de 11) paneles pedida más ancha que el proyector se dibuja en varias filas, sin pisarse."""
+    from utilidades.graficos import ANCHO_MAXIMO, aplicar_estilo
+
+    with plt.rc_context():
+        aplicar_estilo()
+        for n, tamano in ((4, (16, 4)), (11, (17.6, 2.4))):
+            fig, ejes = plt.subplots(1, n, figsize=tamano, sharey=True)
+            for k, eje in enumerate(ejes):
+                if n == 4:  # barras con su porcentaje (como la lección 03)
+                    eje.bar(["plata", "sacó", "Ana"], [0.6, 0.3, 0.1])
+                    eje.set_title(f"T = {k + 1} · panel")
+                else:  # imágenes con un título de dos líneas (como los fallos del ViT en la lección 09)
+                    eje.imshow(np.eye(8), cmap="gray_r")
+                    eje.set_title(f"dice {k % 10} (9{k % 10} %)\nes {(k + 3) % 10}", fontsize=11)
+            fig.suptitle("Una fila larga de paneles")
+            fig.tight_layout()
+            assert _guardar_y_revisar(fig) == []
+            filas = {round(eje.get_position().y0, 3) for eje in ejes}
+            assert len(filas) >= 2, f"{n} paneles siguen en una fila"
+            assert fig.get_size_inches()[0] <= ANCHO_MAXIMO
+            # Con ejes compartidos, cada fila nueva rotula sus marcas en su primer panel.
+            primero_de_fila = [eje for eje in ejes if eje.get_subplotspec().colspan.start == 0]
+            assert all(eje.yaxis.get_tick_params()["labelleft"] for eje in primero_de_fila)
+            plt.close(fig)
+
+
+def test_una_figura_encogida_que_no_se_reparte_encoge_su_letra_sin_bajar_de_11_px():
+    from utilidades.graficos import LETRA_MINIMA, aplicar_estilo
+
+    with plt.rc_context():
+        aplicar_estilo()
+        fig, (izquierda, derecha) = plt.subplots(1, 2, figsize=(13, 5))
+        izquierda.set_title("La similitud solo depende de la distancia")
+        derecha.set_title("Otra figura con un título largo")
+        fig.tight_layout()
+        assert _guardar_y_revisar(fig) == []
+        tamanos = [t.get_fontsize() for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
+        assert izquierda.title.get_fontsize() < plt.rcParams["axes.titlesize"]  # encogió con la figura
+        assert min(tamanos) >= LETRA_MINIMA and LETRA_MINIMA * 100 / 72 >= 11
+        plt.close(fig)
+
+
+def test_los_numeros_de_un_mapa_solo_se_escriben_si_caben_en_su_celda():
+    from utilidades.graficos import aplicar_estilo
+
+    datos = np.random.default_rng(0).random((24, 24))
+    with plt.rc_context():
+        aplicar_estilo()
+        fig, ax = graficos.mapa_de_calor(datos, valores=True)
+        assert _guardar_y_revisar(fig) == []
+        assert ax._numeros_de_celdas and not any(t.get_visible() for t in ax._numeros_de_celdas)
+        plt.close(fig)
+        fig, ax = graficos.mapa_de_calor(datos[:4, :4], valores=True)
+        assert _guardar_y_revisar(fig) == []
+        assert all(t.get_visible() for t in ax._numeros_de_celdas)
+        plt.close(fig)
+
+
+def test_las_marcas_de_un_mapa_se_aclaran_si_se_pisan():
+    """40 caracteres por eje en un mapa pequeño: quedan una de cada k marcas, con el mismo salto, sin pisarse."""
+    letras = list("Ana sacó plata del banco y la guardó ayer")
+    fig, ax = plt.subplots(figsize=(5, 5))
+    graficos.mapa_de_calor(np.eye(len(letras)), letras, letras, ax=ax, barra=False)
+    assert _guardar_y_revisar(fig) == []
+    posiciones = [int(p) for p in ax.get_xticks()]
+    assert 1 < len(posiciones) < len(letras)
+    saltos = {b - a for a, b in zip(posiciones, posiciones[1:])}
+    assert len(saltos) == 1 and posiciones[0] == 0
+    assert [t.get_text() for t in ax.get_xticklabels()] == [letras[p] for p in posiciones]
+    plt.close(fig)
+
+
+def test_las_marcas_que_cambia_el_codigo_se_respetan():
+    fig, ax = graficos.mapa_de_calor(np.eye(4), list("abcd"), list("abcd"))
+    ax.set_yticklabels([])
+    fig.savefig(__import__("io").BytesIO(), format="png")
+    assert [t.get_text() for t in ax.get_yticklabels()] == [""] * 4
+    plt.close(fig)
+
+
+def test_varias_tablas_caben_sin_pisarse():
+    """Cuatro tablas de 5 × 5 con sus números (lección 04) ya no van en una fila encogida."""
+    from utilidades.graficos import aplicar_estilo
+
+    palabras = ["Ana", "sacó", "plata", "del", "banco"]
+    tablas = [np.full((5, 5), 0.02) + 0.9 * np.eye(5, k=-k) for k in range(4)]
+    with plt.rc_context():
+        aplicar_estilo()
+        fig, ejes = graficos.mapas_de_calor(tablas, [f"{h}: cabeza" for h in range(4)], palabras, palabras,
+                                            valores=True, barra_comun=True, etiqueta_filas="consulta",
+                                            etiqueta_columnas="clave")
+        fig.suptitle("Una tabla de pesos por cabeza", y=1.04)
+        assert _guardar_y_revisar(fig) == []
+        assert ejes.shape == (2, 2)
+        plt.close(fig)
+
+
+def test_una_fila_de_mapas_con_su_barra_se_reparte_en_filas():
+    """Cada mapa con su propia barra de color (una sub-rejilla dentro de su casilla) también cambia de fila."""
+    from utilidades.graficos import aplicar_estilo
+
+    palabras = ["Ana", "sacó", "plata", "del", "banco"]
+    with plt.rc_context():
+        aplicar_estilo()
+        fig, ejes = plt.subplots(1, 4, figsize=(20, 4.5))
+        for k, eje in enumerate(ejes):
+            graficos.mapa_de_calor(np.random.default_rng(k).random((5, 5)), palabras, palabras, ax=eje,
+                                   valores=True, titulo=f"cabeza {k}")
+        fig.suptitle("Cuatro cabezas con su barra", y=1.02)
+        fig.tight_layout()
+        assert _guardar_y_revisar(fig) == []
+        assert len({round(eje.get_position().y0, 3) for eje in ejes}) == 2
+        assert all(t.get_visible() for eje in ejes for t in eje._numeros_de_celdas)
+        plt.close(fig)

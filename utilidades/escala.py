@@ -77,14 +77,17 @@ def vista_de_escala(d, consultas=1000, claves=8, semilla=0):
         f"{r['peso_mayor_escalado']:.2f} escalado"
     )
     fig, ejes = plt.subplots(1, 2, figsize=(11, 3.8))
-    # Cada histograma con sus propias barras (60 en su rango): los escalados no quedan en tres barras anchas.
+    # Cada histograma con sus propias barras (60 en su rango: los escalados no quedan en tres barras anchas). Con
+    # anchos de barra distintos, las cuentas no se comparan; la densidad (proporción por unidad de puntaje) sí: el
+    # área de cada histograma es 1.
     for valores, color, nombre in ((crudos, ACENTO, "q·k (sin escalar)"), (escalados, TINTA, "q·k / √d")):
         limite = max(1.0, float(np.abs(valores).max()))
-        ejes[0].hist(valores, bins=np.linspace(-limite, limite, 61), color=color, alpha=0.75, label=nombre)
+        ejes[0].hist(valores, bins=np.linspace(-limite, limite, 61), density=True, color=color, alpha=0.75,
+                     label=nombre)
     ejes[0].set_title(f"Puntajes con d = {d}")
     ejes[0].set_xlabel("puntaje")
-    ejes[0].set_ylabel("cuántos")
-    ejes[0].legend(loc="upper right")
+    ejes[0].set_ylabel("densidad (área 1)")
+    ejes[0].legend(loc="upper left")
     ejes[1].bar([0, 1], [r["peso_mayor_crudo"], r["peso_mayor_escalado"]], color=[ACENTO, TINTA])
     ejes[1].axhline(1 / claves, color=GRIS, lw=1.2, ls="--")
     ejes[1].set_xticks([0, 1])

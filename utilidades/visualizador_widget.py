@@ -32,13 +32,12 @@ def _rejilla(matrices, titulos, etiquetas, por_fila, lado=3.8):
     filas = -(-len(matrices) // por_fila)
     fig, ejes = plt.subplots(filas, por_fila, figsize=(lado * por_fila + 0.6, lado * filas + 0.4), squeeze=False)
     for k, (eje, matriz, titulo) in enumerate(zip(ejes.flat, matrices, titulos)):
-        mapa_de_calor(matriz, etiquetas, etiquetas, ax=eje, barra=False, oculto=futuro, titulo=titulo)
-        if k % por_fila:
-            eje.set_yticklabels([])  # los caracteres de las filas, solo en la primera columna
-        if L > 16:  # con muchas letras, una de cada dos para que no se monten
-            eje.set_xticks(range(0, L, 2), etiquetas[::2], rotation=0, ha="center")
-            if k % por_fila == 0:
-                eje.set_yticks(range(0, L, 2), etiquetas[::2])
+        # Los caracteres de las filas, solo en la primera columna; con muchas letras, mapa_de_calor deja al dibujar
+        # solo las marcas que no se montan.
+        filas_con_texto = etiquetas if k % por_fila == 0 else [""] * L
+        mapa_de_calor(matriz, filas_con_texto, etiquetas, ax=eje, barra=False, oculto=futuro, titulo=titulo)
+    for eje in list(ejes.flat)[len(matrices):]:
+        eje.axis("off")
     return fig, ejes
 
 
@@ -143,7 +142,7 @@ def figura_atencion_completa(recorrido):
 
 
 def figura_una_cabeza(recorrido, bloque, cabeza):
-    """Una sola cabeza de cerca, con el peso escrito en cada celda."""
+    """Una sola cabeza de cerca, con el peso escrito en cada celda si las celdas son lo bastante anchas."""
     mapas = [e for e in recorrido.etapas if e.tipo == "atencion"]
     if not 0 <= bloque < len(mapas):
         raise ValueError(f"El modelo tiene {len(mapas)} bloques (0 a {len(mapas) - 1}); pediste el {bloque}.")

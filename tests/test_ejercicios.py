@@ -95,3 +95,34 @@ def test_exigir_funcion_y_llamar_dan_el_mensaje_comun():
 def test_un_fallo_dentro_de_una_comprobacion_es_su_veredicto():
     veredicto = evaluar("02.3", "no soy una función")
     assert not veredicto.correcto and veredicto.mensaje.startswith("Pista:") and "sin paréntesis" in veredicto.mensaje
+
+
+def test_la_vigilancia_del_softmax_deja_todo_como_estaba():
+    """03.3 cambia por un momento torch.softmax y compañía para ver si el estudiante los usa: al terminar, incluso si
+    su función falla, deben quedar los originales."""
+    import torch.nn.functional as F
+
+    originales = (torch.softmax, F.softmax, torch.special.softmax, torch.Tensor.softmax)
+
+    def rota(puntajes, T):
+        torch.softmax(torch.as_tensor(puntajes), dim=-1)
+        raise RuntimeError("ups")
+
+    veredicto = evaluar("03.3", rota)
+    assert not veredicto.correcto and "RuntimeError" in veredicto.mensaje
+    assert (torch.softmax, F.softmax, torch.special.softmax, torch.Tensor.softmax) == originales
+    assert not evaluar("03.3", lambda p, T: torch.softmax(torch.as_tensor(p) / T, dim=-1).numpy()).correcto
+    assert torch.softmax(torch.zeros(2), dim=0).tolist() == [0.5, 0.5]
+
+
+def test_una_dependencia_que_falta_no_se_confunde_con_un_ejercicio_desconocido(monkeypatch):
+    """Si a las comprobaciones de una lección les falta un paquete, el error lo nombra y dice cómo instalarlo."""
+    import sys
+
+    monkeypatch.delitem(sys.modules, "utilidades.ejercicios.leccion_02", raising=False)
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy falla como si no estuviera instalado
+    with pytest.raises(ModuleNotFoundError, match=r"ejercicio 02\.1 hace falta el paquete «numpy», que no está "
+                                                  r"instalado.*%pip install numpy.*requirements\.txt"):
+        evaluar("02.1", 1)
+    with pytest.raises(ValueError, match="No conozco el ejercicio"):  # una lección sin comprobaciones, como antes
+        evaluar("99.9", 1)

@@ -93,7 +93,7 @@ def _largo_equivocado(x):
 
 SOLUCIONES = {
     "06.1": [math.sin(3), math.cos(3)],
-    "06.2": 2 * math.pi * 10000 ** (2 / 64),
+    "06.2": 2 * math.pi * 10000 ** (2 / 96),  # d = 96 en el enunciado
     "06.3": _sumar_bien,
     "06.4": [32768, 0],
 }
@@ -103,7 +103,9 @@ ERRONEAS = [
     ("06.1", [math.sin(math.radians(3)), math.cos(math.radians(3))], "radianes"),
     ("06.1", [0.5, 0.5], "10000"),
     ("06.1", 0.14, "dos números"),
-    ("06.2", 10000 ** (2 / 64), "2π"),
+    ("06.2", 10000 ** (2 / 96), "2π"),
+    ("06.2", 2 * math.pi * 10000 ** (2 / 64), "d = 64"),
+    ("06.2", 2 * math.pi * 10000 ** (4 / 96), "2i = 2"),
     ("06.2", 2 * math.pi * 10000 ** (2 / 32), "d = 32"),
     ("06.2", 6.28, "2i = 2"),
     ("06.3", _sumar_en_su_sitio, "en su sitio"),
@@ -167,3 +169,12 @@ def test_hay_al_menos_tres_ejercicios():
     from utilidades.ejercicios import ejercicios_registrados
 
     assert len(ejercicios_registrados("06")) >= 3
+
+
+def test_posicion_con_un_largo_negativo():
+    with pytest.raises(ValueError, match=r"largo es el número de posiciones: debe ser un entero mayor o igual que 0, "
+                                         r"pero es -1"):
+        posicion_sinusoidal(-1, 4)
+    with pytest.raises(TypeError, match=r"largo es el número de posiciones: debe ser un número entero"):
+        posicion_sinusoidal(3.5, 4)
+    assert posicion_sinusoidal(0, 4).shape == (0, 4)

@@ -4,7 +4,7 @@ import math
 
 import torch
 
-from casos_ejercicios import Caso, Error
+from casos_ejercicios import Adivinanza, Caso, Error
 
 
 def _busqueda_blanda(consulta, claves, valores):
@@ -33,6 +33,9 @@ def _sin_softmax(consulta, claves, valores):
 
 CASOS = {
     "01.1": Caso(
+        adivinanzas=[Adivinanza("banco", "la favorita de «en» sin máscara, la que enseña la actividad al abrirla"),
+                     Adivinanza("en", "la propia palabra"),
+                     Adivinanza("Ana", "la primera palabra, la única que ve cualquiera")],
         solucion="plata",
         errores=[Error("banco", "sin máscara"), Error("el", "van después"), Error("en", "sí misma"),
                  Error("guardó", "segunda"), Error("perro", "no está en la frase"), Error(4, "entre comillas")],
@@ -41,6 +44,8 @@ CASOS = {
         tipos=False,
     ),
     "01.2": Caso(
+        adivinanzas=[Adivinanza(_media_simple, "la media de los valores, sin consulta"),
+                     Adivinanza(_dividida, "la fórmula de la lección 02: el enunciado dice «sin dividir»")],
         solucion=_busqueda_blanda,
         errores=[Error(_sin_return, "no devuelve nada"), Error(_dividida, "sin dividir por nada"),
                  Error(_media_simple, "media simple"), Error(_solo_pesos, "son los pesos"),
@@ -48,15 +53,30 @@ CASOS = {
                      torch.zeros(2), torch.zeros(3, 2), torch.zeros(3, 2)), "sin paréntesis")],
     ),
     "01.3": Caso(
+        adivinanzas=[Adivinanza(0.5, "un reparto a medias entre las dos palabras visibles"),
+                     Adivinanza(1.0, "«solo ve a Ana»"),
+                     Adivinanza(0.746, "el peso sin máscara")],
         solucion=0.963,
         acepta=[0.96, 0.97],
         errores=[Error(96.3, "porcentaje"), Error(0.746, "sin la máscara"), Error(0.037, "a sí misma"),
                  Error([0.963, 0.037], "un solo número")],
     ),
     "01.4": Caso(
-        solucion=[1.8, 3.0],
-        acepta=[[2.0, 3.0], [3.0, 3.0]],
+        solucion=[1.7, 2.8],
+        acepta=[[1.6, 2.8], [2.0, 2.6], [1.9, 2.7]],
+        desviadas=[[1.7 * 0.7, 2.8 * 0.7], [1.7 * 1.3, 2.8 * 1.3]],
         errores=[Error([5.0, 5.0], "caber en el plano"), Error([1.3, 1.4], "clave inicial"),
-                 Error([-1.0, 1.0], "hace falta al menos 90"), Error(3.0, "dos números")],
+                 Error([-1.0, 1.0], "hace falta al menos 90"), Error(3.0, "dos números"),
+                 Error([2.6, 2.8], "alargarla es lo fácil"), Error([-3.0, -3.0], "no puede medir más de")],
+        adivinanzas=[
+            Adivinanza([2.6, 2.8], "la clave doblada: la sección de preguntas enseña que «banco» le da el 95 %"),
+            Adivinanza([3.0, 3.0], "la esquina del plano hacia la consulta: alargar sin pensar en la dirección"),
+            Adivinanza([-3.0, 3.0], "otra esquina del plano"), Adivinanza([3.0, -3.0], "otra esquina del plano"),
+            Adivinanza([-3.0, -3.0], "otra esquina del plano"),
+            Adivinanza([1.8, 3.0], "la solución de antes del límite de longitud"),
+            Adivinanza([2.0, 3.4], "el doble de la consulta de «banco»"),
+            Adivinanza([1.0, 1.7], "la consulta de «banco» copiada como clave"),
+            Adivinanza([1.3, 1.4], "la clave inicial, sin tocar"),
+        ],
     ),
 }

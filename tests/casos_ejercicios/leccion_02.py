@@ -4,7 +4,7 @@ import math
 
 import torch
 
-from casos_ejercicios import Caso, Error
+from casos_ejercicios import Adivinanza, Caso, Error
 
 
 def _pesos(Q, K):
@@ -41,8 +41,16 @@ def _sin_return(Q, K):
 
 _ANA = [0.5761, 0.1411, 0.2828]
 
+def _pesos_en_float32(Q, K):
+    """La fórmula correcta calculada en float32 (el tipo por defecto de PyTorch): debe aceptarse."""
+    Q, K = Q.float(), K.float()
+    return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
+
+
 CASOS = {
     "02.1": Caso(
+        adivinanzas=[Adivinanza([1 / 3, 1 / 3, 1 / 3], "un reparto uniforme"),
+                     Adivinanza([1.0, 0.0, 0.0], "todo a sí misma")],
         solucion=_ANA,
         acepta=[[0.58, 0.14, 0.28]],
         errores=[Error([2, 0, 1], "productos escalares"), Error([1.41, 0.0, 0.71], "son los puntajes"),
@@ -50,18 +58,27 @@ CASOS = {
                  Error([0.6, 0.1, 0.3], "un decimal"), Error([0.58, 0.14], "forma")],
     ),
     "02.2": Caso(
+        adivinanzas=[Adivinanza([1.0, 0.0, 0.0], "todo a la primera"),
+                     Adivinanza([0.5, 0.5, 0.0], "a medias entre dos"),
+                     Adivinanza([0.0471, 0.1915, 0.7615], "la fila de «plata» con las claves de la lección")],
         solucion=[1 / 3, 1 / 3, 1 / 3],
         errores=[Error([1.41, 1.41, 1.41], "son los puntajes"), Error([1, 1, 1], "sumar 1"),
                  Error([0.0471, 0.1915, 0.7615], "claves originales"), Error([0.5, 0.5], "un peso por palabra")],
     ),
     "02.3": Caso(
+        adivinanzas=[Adivinanza(_sin_escala, "softmax(QKᵀ) sin la escala"),
+                     Adivinanza(_con_K_T, "K.T, que solo vale sin lotes")],
         solucion=_pesos,
+        acepta=[_pesos_en_float32],
         errores=[Error(_con_K_T, "transpose(-2, -1)"), Error(_sin_escala, "te falta dividir"),
                  Error(_entre_d, "has dividido por d"), Error(_entre_raiz_de_L, "√L"),
                  Error(_por_columnas, "no suman 1"), Error(_al_reves, "Q va a la izquierda"),
                  Error(_sin_return, "no devuelve nada"), Error(_pesos(torch.eye(2), torch.eye(2)), "sin paréntesis")],
     ),
     "02.4": Caso(
+        adivinanzas=[Adivinanza(0.5, "a medias"),
+                     Adivinanza(0.9, "«casi todo», redondeado"),
+                     Adivinanza(math.exp(1) / (math.exp(1) + 1), "el peso con puntajes 1 y 0")],
         solucion=math.exp(1) / (math.exp(1) + math.exp(-1)),
         acepta=[0.88],
         errores=[Error(88.08, "porcentaje"), Error(0.1192, "segunda palabra"), Error(0.5, "signo"),

@@ -3,8 +3,9 @@
 import math
 
 import numpy as np
+import torch
 
-from casos_ejercicios import Caso, Error
+from casos_ejercicios import Adivinanza, Caso, Error
 
 
 def _softmax(puntajes, T):
@@ -37,6 +38,36 @@ def _desviada_abajo(puntajes, T):
     return 0.7 * _softmax(puntajes, T)
 
 
+def _restar_minimo(puntajes, T):
+    z = np.asarray(puntajes, dtype=float) / T
+    e = np.exp(z - z.min(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _maximo_global(puntajes, T):
+    z = np.asarray(puntajes, dtype=float) / T
+    e = np.exp(z - z.max())
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _con_torch(puntajes, T):
+    return torch.softmax(torch.as_tensor(puntajes, dtype=torch.float64) / T, dim=-1).numpy()
+
+
+def _con_metodo_de_tensor(puntajes, T):
+    return (torch.as_tensor(puntajes, dtype=torch.float64) / T).softmax(-1).numpy()
+
+
+def _con_funcional(puntajes, T):
+    return torch.nn.functional.softmax(torch.as_tensor(puntajes, dtype=torch.float64) / T, dim=-1)
+
+
+def _con_scipy(puntajes, T):
+    import scipy.special
+
+    return scipy.special.softmax(np.asarray(puntajes, dtype=float) / T, axis=-1)
+
+
 def _sin_return(puntajes, T):
     _softmax(puntajes, T)
 
@@ -45,11 +76,16 @@ _PUNTAJES = [2.0, 1.0, 0.5, -1.0]
 
 CASOS = {
     "03.1": Caso(
+        adivinanzas=[Adivinanza(256, "d, sin pensar"),
+                     Adivinanza(1, "la desviación después de escalar"),
+                     Adivinanza(8, "√64, la del ejemplo de la lección")],
         solucion=16,
         errores=[Error(256, "varianza"), Error(1, "después de dividir"), Error(40, "suma d de ellos"),
                  Error("16", "un solo número")],
     ),
     "03.2": Caso(
+        adivinanzas=[Adivinanza(_softmax(_PUNTAJES, 1.0), "los pesos con T = 1 de la tabla de la lección"),
+                     Adivinanza([0.25] * 4, "el reparto uniforme de una temperatura muy alta")],
         solucion=_softmax(_PUNTAJES, 2.0),
         errores=[Error(_softmax(_PUNTAJES, 0.5), "multiplicaste"), Error(100 * _softmax(_PUNTAJES, 2.0), "porcentaje"),
                  Error(_softmax(_PUNTAJES, 1.0), "T = 1"), Error([0.4, 0.3, 0.3], "forma")],
@@ -59,9 +95,21 @@ CASOS = {
         desviadas=[_desviada_arriba, _desviada_abajo],
         errores=[Error(_sin_restar_maximo, "desborda"), Error(_por_T, "Divide entre T"),
                  Error(_sin_keepdims, "no coinciden"), Error(_sin_return, "no devuelve nada"),
-                 Error(3.0, "sin paréntesis")],
+                 Error(3.0, "sin paréntesis"), Error(_restar_minimo, "restar el mínimo"),
+                 Error(_maximo_global, "máximo de toda la tabla"), Error(_con_torch, "sin PyTorch")],
+        adivinanzas=[
+            Adivinanza(_con_torch, "torch.softmax, prohibido por el enunciado («sin PyTorch»)"),
+            Adivinanza(_con_metodo_de_tensor, "el método .softmax de un tensor"),
+            Adivinanza(_con_funcional, "torch.nn.functional.softmax, que además devuelve un tensor"),
+            Adivinanza(_con_scipy, "scipy.special.softmax, un softmax ya hecho"),
+            Adivinanza(_restar_minimo, "restar el mínimo de la fila: pasa con [1000, 999, 998] pero no es el truco"),
+            Adivinanza(_maximo_global, "restar el máximo de toda la tabla en vez del de cada fila"),
+        ],
     ),
     "03.4": Caso(
+        adivinanzas=[Adivinanza(8, "√64, la del ejemplo de la lección"),
+                     Adivinanza(128, "d"),
+                     Adivinanza(1, "«sin temperatura»")],
         solucion=math.sqrt(128),
         errores=[Error(128, "No es d"), Error(1 / math.sqrt(128), "no lo inviertas"), Error(8, "d = 64"),
                  Error(64, "una junto a otra")],

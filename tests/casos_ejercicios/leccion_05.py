@@ -2,7 +2,7 @@
 
 import torch
 
-from casos_ejercicios import Caso, Error
+from casos_ejercicios import Adivinanza, Caso, Error
 
 
 def _ventana(L, ventana):
@@ -35,8 +35,18 @@ def _ventana_corrida(L, ventana):
     return (j > i) | (i - j >= ventana)
 
 
+def _solo_causal(L, ventana):
+    return torch.ones(L, L, dtype=torch.bool).triu(1)
+
+
 def _longitudes(relleno):
     return (~relleno).sum(dim=-1)
+
+
+def _donde_empieza_el_relleno(relleno):
+    """Busca la primera posición de relleno: vale con el relleno detrás, no con el relleno delante."""
+    L = relleno.shape[-1]
+    return torch.where(relleno.any(dim=-1), relleno.int().argmax(dim=-1), torch.tensor(L))
 
 
 def _cuenta_relleno(relleno):
@@ -53,17 +63,24 @@ def _sin_return(relleno):
 
 CASOS = {
     "05.1": Caso(
+        adivinanzas=[Adivinanza(50, "la mitad de la tabla"),
+                     Adivinanza(100, "la tabla entera"),
+                     Adivinanza(45, "las ocultas")],
         solucion=55,
         errores=[Error(45, "ocultas"), Error(50, "diagonal"), Error(100, "todas las celdas"),
                  Error(10, "fila a fila"), Error(55.5, "sin decimales")],
     ),
     "05.2": Caso(
+        adivinanzas=[Adivinanza(_solo_causal, "la máscara causal de la lección, sin ventana")],
         solucion=_ventana,
         errores=[Error(_al_reves, "al revés"), Error(_con_diagonal, "diagonal debe ser False"),
                  Error(_sin_futuro, "futuro"), Error(_enteros, "tipo bool"),
                  Error(_ventana_corrida, "de i - ventana a i")],
     ),
     "05.3": Caso(
+        adivinanzas=[Adivinanza(36, "solo la causal de 8"),
+                     Adivinanza(25, "las 5 × 5 palabras reales"),
+                     Adivinanza(40, "solo el relleno")],
         solucion=30,
         errores=[Error(36, "solo con la máscara causal"), Error(40, "solo con el relleno"),
                  Error(15, "filas del relleno"), Error(64, "dibuja la tabla")],
@@ -71,6 +88,8 @@ CASOS = {
     "05.4": Caso(
         solucion=_longitudes,
         errores=[Error(_cuenta_relleno, "has contado el relleno"), Error(_suma_todo, "un número por frase"),
-                 Error(_sin_return, "no devuelve nada")],
+                 Error(_sin_return, "no devuelve nada"), Error(_donde_empieza_el_relleno, "relleno delante")],
+        adivinanzas=[Adivinanza(_donde_empieza_el_relleno, "la posición del primer relleno: solo vale con el relleno "
+                                                           "detrás (la lección enseña también el relleno delante)")],
     ),
 }

@@ -4,7 +4,7 @@ import math
 
 import torch
 
-from casos_ejercicios import Caso, Error
+from casos_ejercicios import Adivinanza, Caso, Error
 from utilidades.posicion import posicion_sinusoidal
 
 
@@ -31,10 +31,12 @@ def _tabla_equivocada(x):
     return x + posicion_sinusoidal(x.shape[0], x.shape[2]).unsqueeze(1)  # una posición por frase, no por palabra
 
 
-_VELOCIDAD = 10000 ** (2 / 64)
+_VELOCIDAD = 10000 ** (2 / 96)
 
 CASOS = {
     "06.1": Caso(
+        adivinanzas=[Adivinanza([0.0, 1.0], "PE(0): el seno y el coseno de 0"),
+                     Adivinanza([math.sin(1), math.cos(1)], "la posición 1")],
         solucion=[math.sin(3), math.cos(3)],
         errores=[
             Error([math.sin(math.radians(3)), math.cos(math.radians(3))], "radianes"),
@@ -48,12 +50,21 @@ CASOS = {
             Error(_VELOCIDAD, "2π radianes, no 1"),
             Error(360 * _VELOCIDAD, "no 360 grados"),
             Error(2 * math.pi * 10000 ** (2 / 32), "d = 32"),
-            Error(2 * math.pi * 10000 ** (1 / 64), "2i vale 2"),
+            Error(2 * math.pi * 10000 ** (2 / 64), "d = 64"),
+            Error(2 * math.pi * 10000 ** (1 / 96), "2i vale 2"),
+            Error(2 * math.pi * 10000 ** (4 / 96), "doble del número de columna"),
             Error(2 * math.pi / _VELOCIDAD, "más posiciones, no menos"),
         ],
         rechaza=[8],
+        adivinanzas=[
+            Adivinanza(11.2, "el periodo de la aguja 1 que imprime la tabla de la lección (d = 32)"),
+            Adivinanza(2 * math.pi * 10000 ** (2 / 64), "la respuesta antigua, con d = 64"),
+            Adivinanza(2 * math.pi, "el periodo de la primera aguja, 6.3 en la tabla"),
+            Adivinanza(2 * math.pi * 10000 ** (4 / 96), "2i = 4: el número de columna doblado"),
+        ],
     ),
     "06.3": Caso(
+        adivinanzas=[Adivinanza(_solo_posiciones, "la tabla de posiciones sola")],
         solucion=_sumar_posiciones,
         errores=[
             Error(_sin_return, "no devuelve nada"),
@@ -64,6 +75,9 @@ CASOS = {
         ],
     ),
     "06.4": Caso(
+        adivinanzas=[Adivinanza([512 * 64, 512 * 64], "las dos igual"),
+                     Adivinanza([0, 0], "ninguna se entrena"),
+                     Adivinanza([512, 0], "una por posición")],
         solucion=[512 * 64, 0],
         errores=[Error([512 * 64], "dos números"), Error([512, 0], "un vector de d_modelo")],
     ),

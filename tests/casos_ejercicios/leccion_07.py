@@ -3,7 +3,7 @@
 import torch
 import torch.nn.functional as F
 
-from casos_ejercicios import Caso, Error
+from casos_ejercicios import Adivinanza, Caso, Error
 
 D, D_MLP = 48, 192
 _ATENCION = (D * 3 * D + 3 * D) + (D * D + D)
@@ -57,6 +57,8 @@ _CELDAS = 4096**2 * 12
 
 CASOS = {
     "07.1": Caso(
+        adivinanzas=[Adivinanza(_ATENCION, "solo la atención (el ejercicio 1 de la lección 04)"),
+                     Adivinanza(_ATENCION + _MLP, "sin las LayerNorm")],
         solucion=_ATENCION + _MLP + _NORMAS,
         errores=[
             Error(_ATENCION + _MLP, "te faltan las dos LayerNorm"),
@@ -69,6 +71,7 @@ CASOS = {
         ],
     ),
     "07.2": Caso(
+        adivinanzas=[Adivinanza(_norma_insesgada, "torch.var por defecto (entre d − 1)")],
         solucion=_norma_de_capa,
         errores=[
             Error(_norma_insesgada, "unbiased=False"),
@@ -77,6 +80,8 @@ CASOS = {
         ],
     ),
     "07.3": Caso(
+        adivinanzas=[Adivinanza(_CELDAS * 4 / 1e6, "una sola tabla, la cuenta de la sección 6"),
+                     Adivinanza(4096**2 * 4 / 1e6, "una tabla de una cabeza: la columna L² · 4 bytes de la sección 6")],
         solucion=2 * _CELDAS * 4 / 1e6,
         errores=[
             Error(_CELDAS * 4 / 1e6, "dos: los puntajes y los pesos"),
@@ -87,6 +92,7 @@ CASOS = {
         ],
     ),
     "07.4": Caso(
+        adivinanzas=[Adivinanza(_contar_fijo, "el número del ejercicio 1 para cualquier tamaño")],
         solucion=_contar,
         errores=[
             Error(_contar_fijo, "d_modelo = 48"),

@@ -1,6 +1,6 @@
 """Casos de la prueba por tabla para los ejercicios de la lección 08 · Invertir dígitos."""
 
-from casos_ejercicios import Caso, Error
+from casos_ejercicios import Adivinanza, Caso, Error
 
 
 def _aciertos(logits, objetivos):
@@ -21,6 +21,7 @@ def _aciertos_mal(logits, objetivos):
 
 CASOS = {
     "08.1": Caso(
+        adivinanzas=[Adivinanza(_aciertos_por_secuencia, "la media por secuencia, la otra dimensión")],
         solucion=_aciertos,
         errores=[
             Error(_aciertos_por_secuencia, "¿Sobre qué dimensión promedias?"),
@@ -29,6 +30,9 @@ CASOS = {
         ],
     ),
     "08.2": Caso(
+        adivinanzas=[Adivinanza(0.95, "la exactitud de un dígito"),
+                     Adivinanza(0.5, "«la mitad»"),
+                     Adivinanza(1 - 8 * 0.05, "restar los fallos")],
         solucion=0.95**8,
         errores=[
             Error(100 * 0.95**8, "no un porcentaje"),
@@ -40,6 +44,8 @@ CASOS = {
         ],
     ),
     "08.3": Caso(
+        adivinanzas=[Adivinanza(13_674, "el total de la lección, sin cambiar nada"),
+                     Adivinanza(13_674 - 8 * 32, "el modelo sin posiciones de la sección 7")],
         solucion=13_674 + 4 * 32,
         errores=[
             Error(13_674, "una fila por posición"),
@@ -49,6 +55,8 @@ CASOS = {
         ],
     ),
     "08.4": Caso(
+        adivinanzas=[Adivinanza([7, 6, 5, 4, 3, 2, 1, 0], "la antidiagonal del enunciado"),
+                     Adivinanza([0, 1, 2, 3, 4, 5, 6, 7], "cada una a sí misma")],
         solucion=[1, 2, 3, 4, 5, 6, 7, 0],
         errores=[
             Error([7, 0, 1, 2, 3, 4, 5, 6], "hacia el otro lado"),
@@ -59,9 +67,26 @@ CASOS = {
         ],
     ),
     "08.5": Caso(
-        solucion=False,
-        errores=[Error(True, "saber en qué posición escribe"), Error("False", "sin comillas")],
-        rechaza=[True, 0],
-        tipos=False,
+        solucion=[False, True, True, False, True],
+        booleana=True,
+        desviadas=[[True, True, True, False, True], [False, False, True, False, True]],
+        errores=[
+            Error([False] * 5, "no es inútil"),
+            Error([True] * 5, "dos lugares con el mismo dígito son indistinguibles"),
+            Error([True, True, True, False, True], "marcas como posible"),
+            Error([False, True, False, False, True], "marcas como imposible"),
+            Error(["False", "True", "True", "False", "True"], "sin comillas"),
+            Error([0, 1, 1, 0, 1], "no 0 y 1"),
+            Error([False, True, True], "hay 5 tareas"),
+            Error(False, "una lista de 5 valores"),
+        ],
+        adivinanzas=[
+            Adivinanza(False, "la respuesta antigua: «ordenar sin posiciones no se puede», un sí o no"),
+            Adivinanza(True, "la otra cara de la moneda"),
+            Adivinanza([False] * 5, "«sin posiciones nada funciona», lo que sugiere la sección 7"),
+            Adivinanza([True] * 5, "todo posible"),
+            Adivinanza([False, True, True, True, True], "solo ordenar es imposible (la respuesta de antes)"),
+            Adivinanza([True, True, True, False, True], "solo rotar es imposible (el ejercicio 4 vecino)"),
+        ],
     ),
 }

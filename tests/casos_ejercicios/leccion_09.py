@@ -1,6 +1,6 @@
 """Casos de la prueba por tabla para los ejercicios de la lección 09 · Imágenes como frases."""
 
-from casos_ejercicios import Caso, Error
+from casos_ejercicios import Adivinanza, Caso, Error
 
 
 def _recomponer(secuencia, canales, alto, ancho, tam):
@@ -22,6 +22,8 @@ def _recomponer_forma_mala(secuencia, canales, alto, ancho, tam):
 
 CASOS = {
     "09.1": Caso(
+        adivinanzas=[Adivinanza(197, "los 196 parches de 224 × 224 más [CLS], la cifra famosa del ViT"),
+                     Adivinanza((384 // 16) ** 2, "sin [CLS]")],
         solucion=(384 // 16) ** 2 + 1,
         errores=[
             Error((384 // 16) ** 2, "¿no falta alguien"),
@@ -32,6 +34,7 @@ CASOS = {
         ],
     ),
     "09.2": Caso(
+        adivinanzas=[Adivinanza(768, "3 × 16 × 16, el parche de la lección"), Adivinanza(14 * 14, "en gris")],
         solucion=3 * 14 * 14,
         errores=[
             Error(14 * 14, "en gris"),
@@ -42,6 +45,7 @@ CASOS = {
         ],
     ),
     "09.3": Caso(
+        adivinanzas=[Adivinanza(_recomponer_desordenada, "un reshape directo a la forma de la imagen")],
         solucion=_recomponer,
         errores=[
             Error(_recomponer_desordenada, "no están en su sitio"),
@@ -50,6 +54,8 @@ CASOS = {
         ],
     ),
     "09.4": Caso(
+        adivinanzas=[Adivinanza(7 * 7 * 64, "sin [CLS]"),
+                     Adivinanza(50, "las posiciones, sin multiplicar por d_modelo")],
         solucion=(7 * 7 + 1) * 64,
         errores=[
             Error(7 * 7 * 64, "el [CLS] también"),

@@ -4,7 +4,7 @@ import math
 
 import torch
 
-from casos_ejercicios import Caso, Error
+from casos_ejercicios import Adivinanza, Caso, Error
 from utilidades.ejercicios.leccion_10 import (
     MEJOR_CON_CABEZAS,
     SOBREAJUSTE,
@@ -39,6 +39,7 @@ def _sin_softmax(logits, temperatura, top_k=None):
 
 CASOS = {
     "10.1": Caso(
+        adivinanzas=[Adivinanza(200, "una pasada por carácter"), Adivinanza(200 * 64, "todas las ventanas llenas")],
         solucion=posiciones_calculadas(),
         errores=[
             Error(200, "pasadas del modelo"),
@@ -62,8 +63,16 @@ CASOS = {
             Error(_cabezas(desplazamiento=-0.3), "más de 200 pasos"),
             Error({1: 2.4, 2: "2.4", 4: 2.4, 8: 2.4}, "un número por cabeza"),
         ],
+        # Medido (tres semillas, 200 pasos, un hilo): H = 1 da 2.468–2.498 y H = 8 da 2.511–2.519; la pérdida de
+        # bigramas es 2.515. La diferencia entre cabezas cabe en el ruido entre semillas.
+        adivinanzas=[
+            Adivinanza({1: 2.50, 2: 2.51, 4: 2.50, 8: 2.51}, "valores dentro del ruido de una ejecución a otra"),
+            Adivinanza({h: 2.515 for h in (1, 2, 4, 8)}, "la pérdida de bigramas de la sección 5, cuatro veces"),
+        ],
     ),
     "10.3": Caso(
+        adivinanzas=[Adivinanza((0.0, 0.0), "«nada cambia»"),
+                     Adivinanza((0.0, 1.0), "un número redondo para la segunda")],
         solucion=(_SIN, _CON),
         rechaza=[(0.0, 1.0), (0.0, 2 * _CON)],
         errores=[
@@ -74,6 +83,7 @@ CASOS = {
         ],
     ),
     "10.4": Caso(
+        adivinanzas=[Adivinanza(_sin_top_k, "solo la temperatura")],
         solucion=_referencia_sorteo,
         errores=[
             Error(_sin_temperatura, "divide los logits por la temperatura"),
@@ -91,6 +101,13 @@ CASOS = {
             Error(math.exp(_MEJOR - _ULTIMA), "al revés"),
             Error(math.exp(_ULTIMA - _ENTRENAMIENTO), "validación con entrenamiento"),
             Error([1.0, 2.0], "un solo número"),
+        ],
+        rechaza=[1.1, 1.08],
+        adivinanzas=[
+            Adivinanza(1.1, "«un poco más de 1»: con la tolerancia del 3 % cubría un tercio del efecto"),
+            Adivinanza(1.0, "«no cambia»"),
+            Adivinanza(math.exp(_ULTIMA - _MEJOR) * 1.012, "el cociente un 1.2 % desviado (0.012 nats, el doble de "
+                                                          "la tolerancia)"),
         ],
     ),
 }

@@ -4,7 +4,7 @@ import math
 
 import torch
 
-from casos_ejercicios import Caso, Error
+from casos_ejercicios import Adivinanza, Caso, Error
 
 L = len("la atención mira atrás")
 
@@ -45,14 +45,26 @@ def _sin_return(q, k, v):
 
 CASOS = {
     "11.1": Caso(
-        solucion="c",
-        acepta=["C", " c ", "(c)"],
-        errores=[Error("a", "lección 10"), Error("b", "lección 06"), Error("d", "lección 07"),
-                 Error(3, "una sola letra")],
-        rechaza=["e"],
-        tipos=False,
+        solucion=[1, 1, L, L],
+        acepta=[(1, 1, L, L), torch.tensor([1, 1, L, L])],
+        desviadas=[[1, 1, 15, 15], [1, 1, 29, 29]],
+        errores=[
+            Error([1, 1, 1, 1], "la atención mezcla filas"),
+            Error([L] * 4, "fila a fila: en esas dos etapas"),
+            Error([1, 1, L, 1], "el MLP trabaja fila a fila, cierto"),
+            Error([1, 1, L - 1, L - 1], "la fila del propio primer carácter"),
+            Error([1, 1, 5, 5], "sigue el cambio etapa a etapa"),
+            Error("c", "lista de 4 números enteros"),
+            Error([1, 1, 2.5, 3], "cada elemento es un número entero"),
+        ],
+        adivinanzas=[Adivinanza(letra, "la respuesta antigua, una letra de cuatro: se acertaba descartando")
+                     for letra in "abcd"] + [
+            Adivinanza([1, 1, 1, 1], "«todo trabaja fila a fila»"),
+            Adivinanza([L] * 4, "«todo cambia»"),
+        ],
     ),
     "11.2": Caso(
+        adivinanzas=[Adivinanza(L * L, "una tabla L × L"), Adivinanza(4 * 21 * 21, "L sin contar bien los caracteres")],
         solucion=4 * L * L,
         errores=[
             Error(L * L, "una por cabeza"),
@@ -69,12 +81,20 @@ CASOS = {
             Error(_gigas(1024), "el doble de contexto"),
             Error(_gigas(2048, 1, 1), "una sola cabeza"),
             Error(_gigas(2048, 12, 1), "un solo bloque"),
-            Error(_gigas(2048, bytes_por_numero=8), "4 bytes"),
+            Error(_gigas(2048) * 2, "no también los puntajes"),
+            Error(_gigas(2048, bytes_por_numero=32), "no bits"),
             Error(_gigas(2048) * 1e9 / 2**30, "2³⁰"),
             Error(_gigas(2048) * 1e3, "no en MB"),
         ],
+        adivinanzas=[
+            Adivinanza(_gigas(1024), "el contexto de la tabla, sin doblar"),
+            Adivinanza(_gigas(2048) * 2, "las «dos tablas» de la lección 07 (puntajes y pesos): debe recibir su "
+                                         "propia pista, no la de los bytes"),
+        ],
     ),
     "11.4": Caso(
+        adivinanzas=[Adivinanza(_sin_mascara, "la atención de la lección 02, sin máscara"),
+                     Adivinanza(_devuelve_pesos, "la tabla de pesos en vez de la salida")],
         solucion=atencion_causal,
         errores=[
             Error(_sin_escala, "√d"),
@@ -86,10 +106,21 @@ CASOS = {
         ],
     ),
     "11.5": Caso(
-        solucion="b",
-        acepta=["B"],
-        errores=[Error("a", "futuro"), Error("c", "[CLS]"), Error("z", "una sola letra")],
-        rechaza=["d"],
-        tipos=False,
+        solucion=17 * 17,
+        errores=[
+            Error(17 * 18 // 2, "máscara causal"),
+            Error(16 * 16, "falta el token [CLS]"),
+            Error(16 * 17 // 2, "con máscara causal y sin [CLS]"),
+            Error(17, "eso es una fila"),
+            Error(16, "número de parches"),
+            Error(32 * 32, "no son los píxeles"),
+            Error(300, "cuenta las «palabras» del ViT"),
+            Error("b", "un número entero de celdas"),
+        ],
+        adivinanzas=[Adivinanza(letra, "la respuesta antigua, una letra de tres: la tabla de la sección 8 de la "
+                                       "lección 11 y la de la lección 07 ya decían que un ViT es un codificador")
+                     for letra in "abc"] + [
+            Adivinanza(17 * 18 // 2, "contar con máscara causal, sin pensar en la familia"),
+        ],
     ),
 }

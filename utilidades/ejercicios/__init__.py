@@ -38,10 +38,28 @@ def ejercicio(clave):
 def _cargar_leccion(clave):
     """Importa el módulo de comprobaciones de la lección de `clave` ("02.1" -> leccion_02)."""
     leccion = clave.split(".")[0]
+    modulo = f"{__name__}.leccion_{leccion}"
     try:
-        importlib.import_module(f"{__name__}.leccion_{leccion}")
-    except ModuleNotFoundError:
-        pass
+        importlib.import_module(modulo)
+    except ModuleNotFoundError as error:
+        if error.name == modulo:
+            return  # esa lección no tiene comprobaciones: evaluar() dirá que no conoce el ejercicio
+        # Falta un paquete que usan las comprobaciones: decirlo, en vez de «no conozco el ejercicio».
+        raiz = (error.name or "").split(".")[0]
+        paquete = _PAQUETES_PIP.get(raiz, raiz)
+        if not paquete or raiz == "utilidades":  # sin nombre, o un módulo del propio curso: el error tal cual
+            raise
+        raise ModuleNotFoundError(
+            f"Para comprobar el ejercicio {clave} hace falta el paquete «{paquete}», que no está instalado en "
+            f"este entorno. Instálalo escribiendo %pip install {paquete} en una celda del cuaderno y reinicia "
+            f"el kernel (en Colab: «Entorno de ejecución → Reiniciar sesión»); o, en una terminal dentro de la "
+            f"carpeta del curso, instala todo lo que necesita el curso con python -m pip install -r requirements.txt.",
+            name=raiz,
+        ) from error
+
+
+# Paquetes cuyo nombre para instalar no es el que se importa (import sklearn -> pip install scikit-learn).
+_PAQUETES_PIP = {"sklearn": "scikit-learn", "PIL": "pillow", "yaml": "PyYAML", "cv2": "opencv-python"}
 
 
 def ejercicios_registrados(leccion=None):

@@ -115,6 +115,11 @@ def _causal_guardo(respuesta):
                  "de «Ana» (un número entre 0 y 1).")
 
 
+# Ejercicio 01.4: la clave no puede medir más de esto. Sin el límite valían la clave doblada que la sección de
+# preguntas enseña (94-95 %) o cualquier esquina del plano; con él hay que orientarla hacia la consulta de «banco».
+NORMA_MAXIMA_01_4 = 3.4
+
+
 @ejercicio("01.4")
 def _clave_de_plata(respuesta):
     clave = a_numpy(respuesta)
@@ -128,10 +133,20 @@ def _clave_de_plata(respuesta):
     claves = [list(k) for k in CLAVES_INICIALES]
     claves[PLATA] = [float(clave[0]), float(clave[1])]
     peso = pesos_de_la_palabra(CONSULTAS_INICIALES, claves, BANCO)[PLATA]
-    if peso >= 0.9:
-        return bien(f"«banco» le da ahora el {100 * peso:.0f} % a «plata». Una clave larga en la dirección de la "
-                    f"consulta gana la competición del softmax.")
+    norma = float(np.hypot(clave[0], clave[1]))  # lo que mide la clave
     if np.allclose(clave, CLAVES_INICIALES[PLATA]):
         return pista("esa es la clave inicial de «plata»; muévela.")
+    if norma > NORMA_MAXIMA_01_4:
+        if peso >= 0.9:
+            return pista(f"«banco» le da el {100 * peso:.0f} % a «plata», pero tu clave mide {norma:.2f} y el "
+                         f"límite es {NORMA_MAXIMA_01_4:g}: alargarla es lo fácil. Sin alargarla tanto, ¿hacia "
+                         f"dónde tiene que apuntar para que el producto escalar con la consulta de «banco» sea el "
+                         f"mayor posible?")
+        return pista(f"tu clave mide {norma:.2f} y no puede medir más de {NORMA_MAXIMA_01_4:g} "
+                     f"(√(x² + y²)); además, con ella «banco» le da solo el {100 * peso:.0f} % a «plata».")
+    if peso >= 0.9:
+        return bien(f"«banco» le da ahora el {100 * peso:.0f} % a «plata» con una clave de norma {norma:.2f}. "
+                    f"Con la norma limitada, lo que cuenta es la dirección: el producto escalar es mayor cuanto "
+                    f"más se alinea la clave con la consulta.")
     return pista(f"con esa clave «banco» le da el {100 * peso:.0f} % a «plata» (hace falta al menos 90 %). "
                  f"El producto escalar crece si la clave apunta hacia donde apunta la consulta y si es más larga.")

@@ -92,18 +92,19 @@ def _pesos_de_atencion(funcion):
                 return pista("con una sola frase funciona, pero con lotes falla: K.T da la vuelta a todas las "
                              "dimensiones. Intercambia solo las dos últimas con K.transpose(-2, -1).")
             raise
-        if not torch.allclose(obtenido.sum(dim=-1), torch.ones(esperado.shape[:-1], dtype=obtenido.dtype)):
+        obtenido = obtenido.detach().double()  # se compara siempre en float64, calcule el estudiante en el tipo que sea
+        if not torch.allclose(obtenido.sum(dim=-1), torch.ones(esperado.shape[:-1], dtype=torch.float64), atol=1e-5):
             return pista("las filas de tus pesos no suman 1: ¿aplicas softmax sobre la última dimensión (dim=-1)?")
-        if torch.allclose(obtenido, esperado, atol=1e-6):
+        if torch.allclose(obtenido, esperado, atol=1e-5):
             continue
-        if torch.allclose(obtenido, torch.softmax(productos, dim=-1), atol=1e-6):
+        if torch.allclose(obtenido, torch.softmax(productos, dim=-1), atol=1e-5):
             return pista("casi: te falta dividir los puntajes por √d antes del softmax.")
-        if torch.allclose(obtenido, torch.softmax(productos / d, dim=-1), atol=1e-6):
+        if torch.allclose(obtenido, torch.softmax(productos / d, dim=-1), atol=1e-5):
             return pista("has dividido por d; la fórmula divide por su raíz, √d.")
-        if torch.allclose(obtenido, torch.softmax(productos / math.sqrt(L), dim=-1), atol=1e-6):
+        if torch.allclose(obtenido, torch.softmax(productos / math.sqrt(L), dim=-1), atol=1e-5):
             return pista("has dividido por la raíz del número de palabras (√L); d es el tamaño de cada vector, "
                          "la última dimensión de Q.")
-        if torch.allclose(obtenido, torch.softmax(K @ Q.transpose(-2, -1) / math.sqrt(d), dim=-1), atol=1e-6):
+        if torch.allclose(obtenido, torch.softmax(K @ Q.transpose(-2, -1) / math.sqrt(d), dim=-1), atol=1e-5):
             return pista("tu tabla tiene las claves en las filas: la fila i debe ser la consulta i contra cada clave, "
                          "así que Q va a la izquierda del producto.")
         return pista("la forma y las sumas están bien, pero los valores no; revisa cada paso de la fórmula.")

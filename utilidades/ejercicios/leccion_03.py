@@ -1,8 +1,10 @@
 """Comprobaciones de los ejercicios de la lección 03 (escala √d y temperatura)."""
 
+import contextlib
 import math
 
 import numpy as np
+import torch
 
 from utilidades.ejercicios import (
     a_numpy,
@@ -59,6 +61,34 @@ def pesos_con_t_2(respuesta):
     return veredicto
 
 
+@contextlib.contextmanager
+def _vigilar_softmax_hecho():
+    """Cambia por un momento los softmax ya hechos (PyTorch, SciPy) por versiones que anotan si se usaron."""
+    usados = []
+    sitios = [(torch, "softmax"), (torch.nn.functional, "softmax"), (torch.special, "softmax"),
+              (torch.Tensor, "softmax")]
+    try:
+        import scipy.special
+        sitios.append((scipy.special, "softmax"))
+    except ImportError:
+        pass
+    originales = [(modulo, nombre, getattr(modulo, nombre)) for modulo, nombre in sitios]
+
+    def vigilado(original, nombre):
+        def funcion(*argumentos, **opciones):
+            usados.append(nombre)
+            return original(*argumentos, **opciones)
+        return funcion
+
+    try:
+        for modulo, nombre, original in originales:
+            setattr(modulo, nombre, vigilado(original, f"{getattr(modulo, '__name__', 'Tensor')}.{nombre}"))
+        yield usados
+    finally:
+        for modulo, nombre, original in originales:
+            setattr(modulo, nombre, original)
+
+
 @ejercicio("03.3")
 def softmax_en_numpy(funcion):
     exigir_funcion(funcion, "comprobar('03.3', softmax_con_temperatura_np)")
@@ -68,10 +98,15 @@ def softmax_en_numpy(funcion):
         (np.array([[0.0, 0.0, 0.0], [3.0, -1.0, 2.0]]), 4.0),
         (np.array([[1.0, 2.0], [5.0, 5.0]]), 0.5),
         (np.array([1000.0, 999.0, 998.0]), 1.0),
+        (np.array([1000.0, 0.0]), 1.0),  # restar el mínimo no basta: exp(1000) se desborda
+        (np.array([[1000.0, 999.0], [0.0, -1.0]]), 1.0),  # restar el máximo de toda la tabla no basta
     ]
-    for puntajes, T in casos:
-        with np.errstate(all="ignore"):  # un desbordamiento se explica en la pista, sin avisos
+    for numero, (puntajes, T) in enumerate(casos):
+        with np.errstate(all="ignore"), _vigilar_softmax_hecho() as usados:  # un desbordamiento, sin avisos
             resultado = funcion(puntajes.copy(), T)
+        if usados or isinstance(resultado, torch.Tensor):
+            return pista("el ejercicio pide escribir el softmax en NumPy, sin PyTorch ni un softmax ya hecho: "
+                         "usa np.exp, np.max y np.sum.")
         if resultado is None:
             return pista("tu función no devuelve nada: falta un `return` con el resultado al final.")
         with np.errstate(all="ignore"):
@@ -82,6 +117,13 @@ def softmax_en_numpy(funcion):
                          f"{None if valor is None else valor.shape}; debe devolver la misma forma, "
                          f"con el softmax sobre el último eje (axis=-1, keepdims=True).")
         if not np.all(np.isfinite(valor)):
+            if numero == 5:
+                return pista("con [1000, 0] sale NaN: restar el mínimo no evita el desbordamiento, porque el mayor "
+                             "queda en 1000. Lo que hay que restar es el mayor de cada fila, que pasa a ser 0.")
+            if numero == 6:
+                return pista("con [[1000, 999], [0, -1]] la segunda fila sale NaN: si restas el máximo de toda la "
+                             "tabla, una fila de puntajes pequeños se queda en exp(−1000) = 0 y divide 0 entre 0. "
+                             "Resta el máximo de cada fila (axis=-1, keepdims=True).")
             return pista("con puntajes grandes como 1000, np.exp se desborda y sale NaN. Resta el máximo de "
                          "cada fila antes de exponenciar: el resultado no cambia, porque se cancela arriba y abajo.")
         if not np.allclose(valor, esperado, atol=1e-6):

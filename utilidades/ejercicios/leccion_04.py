@@ -82,19 +82,32 @@ def separar_cabezas(funcion):
     return bien("Es la función `separar` que usa AtencionMulticabeza por dentro.")
 
 
+# Ejercicio 04.4: tamaños en los que la respuesta (√d_cabeza) no coincide con el número de cabezas ni con otra
+# cuenta que se haga sin pensar (√d_modelo, d_cabeza, √cabezas, d_modelo / cabezas²).
+D_MODELO_04_4, CABEZAS_04_4 = 144, 4
+
+
 @ejercicio("04.4")
 def divisor_de_cada_cabeza(respuesta):
     valor = exigir_numero(respuesta)
-    d_cabeza = 64 // 4
+    d, h = D_MODELO_04_4, CABEZAS_04_4
+    d_cabeza = d // h
     if es_cercano(valor, math.sqrt(d_cabeza), 0.01):
-        return bien("Cada cabeza compara vectores de d_cabeza = 16 números, así que escala por √16.")
-    if es_cercano(valor, math.sqrt(64), 0.01):
+        return bien(f"Cada cabeza compara vectores de d_cabeza = {d_cabeza} números, así que escala por "
+                    f"la raíz de {d_cabeza}.")
+    if es_cercano(valor, math.sqrt(d), 0.01):
         return pista("esa es la raíz de d_modelo; pero cada cabeza solo ve su trozo del vector. ¿Cuántos números "
                      "tiene ese trozo?")
     if es_cercano(valor, d_cabeza, 0.01):
         return pista("ese es el tamaño de cada trozo; la atención divide por su raíz.")
-    if es_cercano(valor, math.sqrt(4), 0.01):
+    if es_cercano(valor, h, 0.01):
+        return pista("ese es el número de cabezas: las cabezas no dividen los puntajes, dividen el vector. La "
+                     "escala depende de cuántos números tiene cada consulta de una cabeza.")
+    if es_cercano(valor, math.sqrt(h), 0.01):
         return pista("esa es la raíz del número de cabezas; la escala depende de cuántos números tiene cada "
                      "consulta de la cabeza.")
-    return pista("reparte d_modelo = 64 entre las 4 cabezas y recuerda qué raíz aparece en la fórmula de la "
-                 "atención.")
+    if es_cercano(valor, math.sqrt(d) / h, 0.01):
+        return pista("has repartido la raíz entre las cabezas; reparte primero d_modelo y saca después la raíz "
+                     "del trozo de cada cabeza.")
+    return pista(f"reparte d_modelo = {d} entre las {h} cabezas y recuerda qué raíz aparece en la fórmula de la "
+                 f"atención.")

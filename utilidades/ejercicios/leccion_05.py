@@ -65,8 +65,11 @@ def visibles_con_las_dos(respuesta):
 @ejercicio("05.4")
 def longitudes_desde_relleno(funcion):
     exigir_funcion(funcion, "comprobar('05.4', longitudes_desde_relleno)")
-    for longitudes, L in (([5, 3, 2], 5), ([1], 4), ([0, 6, 2, 6], 6)):
-        relleno = torch.arange(L) >= torch.tensor(longitudes)[:, None]
+    casos = (([5, 3, 2], 5, False), ([1], 4, False), ([0, 6, 2, 6], 6, False),
+             ([5, 3, 2], 5, True), ([1, 4], 4, True), ([0, 6, 2], 6, True))  # relleno detrás y delante
+    for longitudes, L, izquierda in casos:
+        detras = torch.arange(L) >= torch.tensor(longitudes)[:, None]  # True en el relleno, al final
+        relleno = detras.flip(-1) if izquierda else detras
         resultado = llamar(funcion, relleno.clone(), tipo=None)
         valor = a_numpy(resultado)
         if valor is None or valor.shape != (len(longitudes),):
@@ -74,5 +77,9 @@ def longitudes_desde_relleno(funcion):
         if valor.tolist() == [L - n for n in longitudes]:
             return pista("has contado el relleno; se pide la longitud real (las posiciones con False).")
         if valor.tolist() != longitudes:
+            if izquierda:
+                return pista("con el relleno detrás funciona, pero con el relleno delante (izquierda=True, la "
+                             "sección del relleno a la izquierda) no: no busques dónde empieza el relleno, cuenta "
+                             "las posiciones que no lo son.")
             return pista("las longitudes no coinciden: cuenta cuántas posiciones de cada frase no son relleno.")
-    return bien("Con la longitud y la máscara se puede ir y volver sin perder nada.")
+    return bien("Con la longitud y la máscara se puede ir y volver sin perder nada, esté el relleno detrás o delante.")

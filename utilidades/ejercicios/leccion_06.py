@@ -38,30 +38,39 @@ def _valores_en_la_posicion_3(respuesta):
     return veredicto
 
 
+# Ejercicio 06.2: con d = 96 cada error frecuente da un número distinto. Con d = 64, tomar 2i = 4 daba lo mismo que
+# usar la d = 32 de la tabla de la lección (10000^(4/64) = 10000^(2/32)), y las dos pistas no se podían separar.
+D_06_2 = 96
+
+
 @ejercicio("06.2")
 def _periodo_de_la_segunda_aguja(respuesta):
-    """Cada cuántas posiciones se repiten las columnas 2 y 3 con d_modelo = 64."""
+    """Cada cuántas posiciones se repiten las columnas 2 y 3 con d_modelo = D_06_2."""
     valor = exigir_numero(respuesta, "un solo número (las posiciones que tarda la aguja en dar una vuelta)")
-    velocidad = 10000 ** (2 / 64)  # la aguja gira 1 / velocidad radianes por posición
+    d = D_06_2
+    velocidad = 10000 ** (2 / d)  # la aguja gira 1 / velocidad radianes por posición
     esperado = 2 * math.pi * velocidad
     if abs(valor - esperado) < 0.05:
-        return bien("Con d = 64 las agujas se frenan más despacio de una a otra que con d = 32: hay el doble de "
-                    "agujas para repartir el mismo recorrido de velocidades.")
+        return bien(f"Con d = {d} las agujas se frenan más despacio de una a otra que con d = 32: hay más agujas "
+                    f"para repartir el mismo recorrido de velocidades.")
     errores = [
         (velocidad, "una vuelta completa son 2π radianes, no 1."),
         (360 * velocidad, "los ángulos de la fórmula están en radianes: una vuelta son 2π, no 360 grados."),
-        (2 * math.pi * 10000 ** (2 / 32), "ese sería el periodo con d = 32, el de la tabla de la lección; aquí "
-                                          "d = 64."),
-        (2 * math.pi * 10000 ** (1 / 64), "en el exponente va 2i/d, y para las columnas 2 y 3 el número 2i vale 2 "
-                                          "(no 1)."),
+        (2 * math.pi * 10000 ** (2 / 32), f"ese sería el periodo con d = 32, el de la tabla de la lección; aquí "
+                                          f"d = {d}."),
+        (2 * math.pi * 10000 ** (2 / 64), f"ese sería el periodo con d = 64; aquí d = {d}."),
+        (2 * math.pi * 10000 ** (1 / d), "en el exponente va 2i/d, y para las columnas 2 y 3 el número 2i vale 2 "
+                                         "(no 1)."),
+        (2 * math.pi * 10000 ** (4 / d), "las columnas 2 y 3 son la aguja i = 1: en el exponente va 2i = 2, no el "
+                                         "doble del número de columna."),
         (2 * math.pi / velocidad, "la aguja gira 1 / 10000^(2i/d) radianes por posición: para completar 2π "
                                   "radianes necesita más posiciones, no menos."),
     ]
     for valor_erroneo, texto in errores:
         if abs(valor - valor_erroneo) < 0.05:
             return pista(texto)
-    return pista("el ángulo de la segunda aguja es pos / 10000^(2i/d) con 2i = 2 y d = 64; la vuelta se completa "
-                 "cuando ese ángulo llega a 2π.")
+    return pista(f"el ángulo de la segunda aguja es pos / 10000^(2i/d) con 2i = 2 y d = {d}; la vuelta se "
+                 f"completa cuando ese ángulo llega a 2π.")
 
 
 @ejercicio("06.3")

@@ -1,8 +1,10 @@
 """Comprobaciones de los ejercicios de la lección 08 (invertir dígitos)."""
 
+import numpy as np
 import torch
 
 from utilidades.ejercicios import (
+    Fallo,
     a_numpy,
     bien,
     ejercicio,
@@ -102,12 +104,60 @@ def _posiciones_rotacion(respuesta):
     return pista("mira el ejemplo: la salida 0 es 9 y la salida 7 es 4. ¿En qué posiciones de la entrada están?")
 
 
+# Ejercicio 08.5: para cada tarea, ¿tiene la posición i, sin vectores de posición, lo que necesita para escribir su
+# salida? Solo conoce su propio dígito y la bolsa de todos los dígitos.
+TAREAS_SIN_POSICIONES = (
+    ("ordenar de menor a mayor", False),
+    ("cambiar cada dígito d por 9 − d", True),
+    ("escribir en cada posición el mayor dígito de la secuencia", True),
+    ("rotar una posición a la izquierda (la tarea del ejercicio 4)", False),
+    ("escribir en cada posición cuántas veces aparece su dígito en la secuencia", True),
+)
+
+
+def _booleano(valor):
+    """True/False si el valor es un booleano de Python, de NumPy o un tensor bool de un elemento; si no, None."""
+    if isinstance(valor, (bool, np.bool_)):
+        return bool(valor)
+    if isinstance(valor, torch.Tensor) and valor.dtype == torch.bool and valor.numel() == 1:
+        return bool(valor.item())
+    if isinstance(valor, np.ndarray) and valor.dtype == np.bool_ and valor.size == 1:
+        return bool(valor.item())
+    return None
+
+
+def _lista_de_booleanos(respuesta, cuantos):
+    """La respuesta como lista de bool (acepta listas, tuplas, arrays y tensores bool); si no, termina con una pista."""
+    if isinstance(respuesta, (torch.Tensor, np.ndarray)) and respuesta.ndim == 1:
+        respuesta = list(respuesta)
+    if not isinstance(respuesta, (list, tuple)):
+        raise Fallo(pista(f"responde con una lista de {cuantos} valores True o False, uno por tarea y en su orden."))
+    if len(respuesta) != cuantos:
+        raise Fallo(pista(f"tu lista tiene {len(respuesta)} valores y hay {cuantos} tareas: uno por tarea."))
+    if any(isinstance(v, str) for v in respuesta):
+        raise Fallo(pista("escribe True y False sin comillas: son booleanos, no textos."))
+    valores = [_booleano(v) for v in respuesta]
+    if None in valores:
+        raise Fallo(pista("cada elemento de la lista es True o False (no 0 y 1, ni otros números)."))
+    return valores
+
+
 @ejercicio("08.5")
-def _ordenar_sin_posiciones(respuesta):
-    if not isinstance(respuesta, bool):
-        return pista("responde `True` o `False` (sin comillas).")
-    if respuesta is False:
-        return bien("Sin posiciones, la salida de cada lugar depende solo de su propio dígito y de la bolsa; pero la "
-                    "posición i debe escribir el i-ésimo menor, y no sabe que es la i.")
-    return pista("ordenar no necesita saber dónde estaba cada dígito en la entrada, cierto; pero la salida sí necesita "
-                 "saber en qué posición escribe. ¿Lo sabe la posición 0 si no hay vectores de posición?")
+def _tareas_sin_posiciones(respuesta):
+    valores = _lista_de_booleanos(respuesta, len(TAREAS_SIN_POSICIONES))
+    esperado = [posible for _, posible in TAREAS_SIN_POSICIONES]
+    if valores == esperado:
+        return bien("Sin posiciones, la salida del lugar i solo puede depender de su propio dígito y de la bolsa. "
+                    "Basta para transformar cada dígito o para leer algo de la bolsa entera; no basta cuando la "
+                    "salida depende de qué lugar ocupa i (el i-ésimo menor, el vecino de la derecha).")
+    if not any(valores):
+        return pista("sin posiciones el modelo no es inútil: la posición i todavía conoce su propio dígito y la "
+                     "bolsa de todos los dígitos. ¿Qué tareas se pueden hacer solo con eso?")
+    if all(valores):
+        return pista("hay tareas en las que la salida depende del lugar que ocupa cada posición, no solo de los "
+                     "dígitos; sin vectores de posición, dos lugares con el mismo dígito son indistinguibles.")
+    if any(v and not e for v, e in zip(valores, esperado)):
+        return pista("marcas como posible alguna tarea en la que dos posiciones con el mismo dígito y la misma "
+                     "bolsa tendrían que escribir cosas distintas; sin vectores de posición no pueden.")
+    return pista("marcas como imposible alguna tarea cuya salida en cada lugar se calcula con el propio dígito y "
+                 "con la bolsa de todos los dígitos; para eso no hace falta saber qué lugar es.")

@@ -4,7 +4,18 @@ import math
 
 import torch
 
-from utilidades.ejercicios import Fallo, bien, ejercicio, exigir_funcion, exigir_numero, llamar, pista
+from utilidades.ejercicios import (
+    Fallo,
+    a_numpy,
+    bien,
+    ejercicio,
+    entero,
+    exigir_entero,
+    exigir_funcion,
+    exigir_numero,
+    llamar,
+    pista,
+)
 
 COMIENZO_11_2 = "la atención mira atrás"
 
@@ -16,18 +27,43 @@ def _letra(respuesta, opciones):
     raise Fallo(pista(f"responde con una sola letra entre comillas: {', '.join(repr(o) for o in opciones)}."))
 
 
+def _lista_de_enteros(respuesta, cuantos, que):
+    """La respuesta como lista de `cuantos` enteros (de cualquier tipo numérico); si no, termina con una pista."""
+    valores = a_numpy(respuesta) if not isinstance(respuesta, dict) else None
+    if valores is None or valores.shape != (cuantos,):
+        raise Fallo(pista(f"responde con una lista de {cuantos} números enteros: {que}."))
+    lista = [entero(v) for v in valores]
+    if None in lista:
+        raise Fallo(pista(f"cada elemento es un número entero de filas: {que}."))
+    return lista
+
+
+# Ejercicio 11.1: si se cambia solo el primer carácter, ¿cuántas filas cambian a la salida de cada etapa? Cada
+# respuesta es una lista de cuatro enteros: no se puede acertar descartando letras.
+ETAPAS_11_1 = "[embeddings, + posiciones, atención del bloque 0, MLP del bloque 0]"
+
+
 @ejercicio("11.1")
 def _donde_se_mezclan(respuesta):
-    letra = _letra(respuesta, "abcd")
-    pistas = {
-        "a": "cada fila de la tabla de embeddings depende de un solo carácter: todavía no se mezclan (lección 10).",
-        "b": "la posición se suma fila a fila: cada fila sigue hablando de un solo carácter (lección 06).",
-        "d": "el MLP trabaja con cada carácter por separado, sin mirar a los demás (lección 07).",
-    }
-    if letra in pistas:
-        return pista(pistas[letra])
-    return bien("Solo la atención mezcla filas: cada carácter hace una media ponderada de los valores de los "
-                "anteriores. Todo lo demás trabaja carácter a carácter.")
+    L = len(COMIENZO_11_2)
+    filas = _lista_de_enteros(respuesta, 4, ETAPAS_11_1)
+    if filas == [1, 1, L, L]:
+        return bien("Los embeddings y las posiciones trabajan fila a fila: solo cambia la fila del carácter cambiado. "
+                    "La atención es la primera etapa que mezcla filas: con la máscara causal todas las filas ven el "
+                    "primer carácter. Desde ahí el cambio ya está en todas, y el MLP lo conserva.")
+    if filas[:2] != [1, 1]:
+        return pista("los embeddings se buscan carácter a carácter y las posiciones se suman fila a fila: en esas "
+                     "dos etapas solo puede cambiar la fila del carácter que has cambiado (lecciones 06 y 10).")
+    if filas[2] == 1:
+        return pista("la atención mezcla filas: cada carácter hace una media ponderada de los valores de los que "
+                     "puede ver. Con la máscara causal, ¿qué filas pueden ver el primer carácter? (lección 05)")
+    if filas[2] == L - 1:
+        return pista("cuenta también la fila del propio primer carácter: su valor ha cambiado y se mira a sí mismo.")
+    if filas[2] == L and filas[3] == 1:
+        return pista("el MLP trabaja fila a fila, cierto, pero recibe las filas que salen de la atención, y esas ya "
+                     "cambiaron (lección 07).")
+    return pista("sigue el cambio etapa a etapa: dónde está después de los embeddings, qué filas pueden mirar esa "
+                 "fila en la atención causal, y qué hace el MLP con cada fila.")
 
 
 def _pesos_del_bloque(cabezas, L):
@@ -71,7 +107,12 @@ def _memoria_de_gpt2(respuesta):
         (_gigas(1024), "esa es la memoria con el contexto de la tabla; el ejercicio pide el doble de contexto."),
         (_gigas(2048, 1, 1), "eso es una sola cabeza de un solo bloque; suma todas las cabezas de todos los bloques."),
         (_gigas(2048, 12, 1), "eso es un solo bloque; GPT-2 small tiene 12."),
-        (_gigas(2048, bytes_por_numero=8), "float32 ocupa 4 bytes por número, no 8."),
+        # El doble puede venir de contar dos tablas (puntajes y pesos, como la atencion de la lección 07) o de
+        # tomar 8 bytes por número: dan el mismo número, así que la pista nombra lo que se cuenta y en qué tipo.
+        (_gigas(2048) * 2, "te sale el doble: se cuentan solo las tablas de pesos, no también los puntajes que la "
+                           "atencion de la lección 07 guarda a la vez (sus «dos tablas»), y en float32, 4 bytes por "
+                           "número."),
+        (_gigas(2048, bytes_por_numero=32), "float32 son 32 bits, que son 4 bytes: cuenta bytes, no bits."),
         (_gigas(2048) * 1e9 / 2**30, "aquí 1 GB son mil millones de bytes (10⁹), no 2³⁰."),
         (_gigas(2048) * 1e3, "el resultado va en GB, no en MB: divide por mil millones de bytes."),
     ]
@@ -128,12 +169,31 @@ def _atencion_causal(funcion):
                 "pegadas».")
 
 
+# Ejercicio 11.5: un ViT de parches 8 × 8 sobre imágenes de 32 × 32, con [CLS]. Se pregunta cuántas celdas de la
+# tabla de pesos de una cabeza pueden recibir peso: hay que saber que no lleva máscara y contar sus «palabras».
+LADO_11_5, PARCHE_11_5 = 32, 8
+
+
 @ejercicio("11.5")
 def _familia_del_vit(respuesta):
-    letra = _letra(respuesta, "abc")
-    if letra == "a":
-        return pista("un ViT mira la imagen entera a la vez: ¿tiene algún «futuro» que ocultar? (lecciones 07 y 09)")
-    if letra == "c":
-        return pista("un clasificador no escribe una secuencia nueva: solo da una clase a partir de [CLS] "
-                     "(lecciones 07 y 09).")
-    return bien("Un ViT es un codificador: sin máscara, cada parche ve todos los demás, como BERT con las palabras.")
+    valor = exigir_entero(respuesta, "un número entero de celdas")
+    parches = (LADO_11_5 // PARCHE_11_5) ** 2
+    n = parches + 1  # con [CLS]
+    if valor == n * n:
+        return bien("Un ViT es un codificador: sin máscara, cada parche (y [CLS]) ve a todos los demás, como BERT con "
+                    "las palabras. La tabla entera recibe peso.")
+    errores = {
+        n * (n + 1) // 2: "esas son las celdas de una máscara causal; un ViT mira la imagen entera a la vez: ¿tiene "
+                          "algún «futuro» que ocultar? (lecciones 07 y 09)",
+        parches * parches: "falta el token [CLS]: también es una fila y una columna de la tabla (lección 09).",
+        parches * (parches + 1) // 2: "con máscara causal y sin [CLS]: un ViT no oculta nada, y [CLS] también cuenta.",
+        n: "eso es una fila de la tabla; la tabla tiene una fila y una columna por cada parche y por [CLS].",
+        parches: "ese es el número de parches; se piden las celdas de la tabla de pesos, que compara parches con "
+                 "parches.",
+        LADO_11_5 * LADO_11_5: "la frase del ViT no son los píxeles sino los parches: cuenta cuántos parches de 8 × 8 "
+                               "caben.",
+    }
+    if valor in errores:
+        return pista(errores[valor])
+    return pista("cuenta las «palabras» del ViT (los parches y [CLS]) y decide si su atención lleva máscara; la tabla "
+                 "de pesos tiene una fila y una columna por palabra.")

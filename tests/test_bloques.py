@@ -308,3 +308,22 @@ def test_07_3_pregunta_lo_que_midio_la_leccion():
     """Las «dos tablas» de 07.3 son las que mide memoria_pico para nuestra atencion: unas 2 · L² · 4 bytes."""
     q = k = v = torch.randn(1, 1, 512, 64)
     assert memoria_pico(atencion, q, k, v) == pytest.approx(2 * 512**2 * 4, rel=0.1)
+
+
+@pytest.mark.parametrize("tipo,mensaje", [
+    (torch.float64, r"x es de tipo torch\.float64 y los pesos del modelo son torch\.float32: .*x\.float\(\)"),
+    (torch.long, r"x es un tensor de enteros \(torch\.int64\).*x\.float\(\)"),
+])
+def test_bloque_con_entrada_de_otro_tipo_explica_que_convertir(tipo, mensaje):
+    bloque = BloqueTransformer(8, 2, 16)
+    with pytest.raises(TypeError, match=mensaje):
+        bloque(torch.ones(2, 3, 8, dtype=tipo))
+
+
+def test_bloque_sigue_aceptando_float32_y_float64_con_pesos_iguales():
+    torch.manual_seed(0)
+    bloque = BloqueTransformer(8, 2, 16)
+    x = torch.randn(2, 3, 8)
+    y = bloque(x)
+    assert y.dtype == torch.float32
+    assert torch.allclose(bloque.double()(x.double()).float(), y, atol=1e-5)

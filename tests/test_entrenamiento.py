@@ -194,3 +194,20 @@ def test_ejercicio_08_4_el_ejemplo_no_repite_digitos():
     entrada = enunciado.split("por ejemplo, $[")[1].split("]")[0]
     digitos = [int(d) for d in entrada.split(",")]
     assert len(digitos) == 8 and len(set(digitos)) == 8 and digitos[1] == 9
+
+
+def test_perdida_por_posicion_con_objetivos_decimales():
+    logits = torch.randn(2, 3, 10)
+    with pytest.raises(TypeError, match=r"objetivos deben ser índices de clase enteros \(torch\.long\).*"
+                                        r"son torch\.float32: conviértelos con objetivos\.long\(\)"):
+        perdida_por_posicion(logits, torch.zeros(2, 3))
+    assert perdida_por_posicion(logits, torch.zeros(2, 3, dtype=torch.long)).dim() == 0
+
+
+def test_entrenar_con_objetivos_decimales_no_toca_el_modelo():
+    x, y, _, _ = datos_invertir_digitos(n_entrenamiento=64, n_validacion=10)
+    modelo = TransformerJuguete()
+    antes = {n: p.clone() for n, p in modelo.state_dict().items()}
+    with pytest.raises(TypeError, match=r"objetivos deben ser índices de clase enteros.*objetivos\.long\(\)"):
+        entrenar(modelo, x, y.float(), perdida_por_posicion, epocas=1, mostrar=False)
+    assert all(torch.equal(p, antes[n]) for n, p in modelo.state_dict().items())  # nada se ha entrenado

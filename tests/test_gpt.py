@@ -505,3 +505,15 @@ def test_medir_una_variante_da_una_fila_completa():
     assert tuple(fila) == COLUMNAS
     assert fila["variante"] == "sin_dropout" and fila["pasos"] == 100 and fila["mejor_paso"] == 100
     assert float(fila["entrenamiento_en_mejor"]) < float(fila["mejor_validacion"]) + 0.5 < 4.0
+
+
+@pytest.mark.parametrize("fuera", [5, -1])
+def test_minigpt_con_un_indice_fuera_del_vocabulario(fuera):
+    modelo = MiniGPT(5, d_modelo=8, cabezas=2, capas=1, contexto=8)
+    for fusionada in (True, False):  # las dos atenciones pasan por la misma tabla de tokens
+        modelo.atencion_fusionada = fusionada
+        with pytest.raises(ValueError, match=rf"Los índices deben ir de 0 a 4 .*pero hay un {fuera}\. "
+                                             r".*MiniGPT\(len\(tokenizador\)\)") as error:
+            modelo(torch.tensor([[0, 1, fuera]]))
+        assert error.value.__suppress_context__  # sin el «index out of range in self» de PyTorch delante
+    assert modelo(torch.tensor([[0, 4, 2]])).shape == (1, 3, 5)  # los índices buenos siguen funcionando

@@ -277,6 +277,55 @@ def test_conmutadores_cambian_lo_que_se_ve():
     assert panel.texto_plano.startswith("«Ana sacó plata del banco» · causal: sí · relleno: no · 15 de 25")
 
 
+# --- Máscaras mal formadas: un error que dice qué cambiar ---------------------------------------------
+
+
+def test_multicabeza_acepta_la_mascara_1_L_L_como_atencion():
+    torch.manual_seed(0)
+    capa = AtencionMulticabeza(8, 2)
+    x = torch.randn(3, 4, 8)
+    causal = mascara_causal(4)
+    assert torch.equal(capa(x, mascara=causal[None]), capa(x, mascara=causal))  # (1, L, L) vale para todo el lote
+    q = torch.randn(3, 4, 8)
+    assert torch.equal(atencion(q, q, q, causal[None])[0], atencion(q, q, q, causal)[0])
+
+
+def test_mascara_de_decimales_pide_bool_y_dice_como():
+    capa = AtencionMulticabeza(8, 2)
+    x = torch.randn(2, 4, 8)
+    with pytest.raises(TypeError, match=r"`mascara` debe ser un tensor bool .*torch\.float32.*usa mascara\.bool\(\)"):
+        capa(x, mascara=mascara_causal(4).float())
+    with pytest.raises(TypeError, match=r"`mascara_relleno` .*torch\.float32.*usa mascara_relleno\.bool\(\)"):
+        capa(x, mascara_relleno=mascara_de_relleno([4, 2], 4).float())
+
+
+def test_combinar_mascaras_con_una_sola_frase_sin_lote():
+    with pytest.raises(ValueError, match=r"debe tener forma \(lote, L\).*tiene forma \(4,\).*relleno\.unsqueeze\(0\)"):
+        combinar_mascaras(torch.tensor([False, False, True, True]))
+    assert combinar_mascaras(torch.tensor([[False, False, True, True]])).shape == (1, 4, 4)
+
+
+def test_combinar_mascaras_no_acepta_enteros_en_silencio():
+    with pytest.raises(TypeError, match=r"`relleno` debe ser un tensor bool .*torch\.int64.*relleno\.bool\(\)"):
+        combinar_mascaras(torch.tensor([[0, 0, 1, 1]]))
+
+
+def test_mascara_causal_con_un_largo_imposible():
+    with pytest.raises(ValueError, match=r"L es el número de palabras: debe ser un entero mayor o igual que 0, "
+                                         r"pero es -1"):
+        mascara_causal(-1)
+    with pytest.raises(TypeError, match=r"L es el número de palabras: debe ser un número entero, pero es 2\.5"):
+        mascara_causal(2.5)
+    assert mascara_causal(0).shape == (0, 0) and mascara_causal(torch.tensor(3)).shape == (3, 3)
+
+
+def test_longitudes_con_decimales_no_se_aceptan_en_silencio():
+    with pytest.raises(TypeError, match=r"Las longitudes deben ser números enteros, pero son \[2\.5, 3\.0\]"):
+        mascara_de_relleno([2.5, 3], 4)
+    assert mascara_de_relleno([2, 3], 4).tolist() == [[False, False, True, True], [False, False, False, True]]
+    assert mascara_de_relleno(torch.tensor([1]), 2).tolist() == [[False, True]]
+
+
 # --- Ejercicios --------------------------------------------------------------------------------------
 # Soluciones en cualquier tipo, respuestas desviadas, una pista por error frecuente y ninguna pista con la
 # respuesta: tests/test_ejercicios_tabla.py con los casos de tests/casos_ejercicios/.

@@ -195,6 +195,32 @@ def test_panel_selector_de_cabeza_cambia_al_elegir():
     assert panel.texto_plano == "cabeza 3, «el perro ladra»: " + favoritas(pesos[1, 3], frases[1])
 
 
+# --- Entradas de otro tipo ----------------------------------------------------------------------------
+
+
+def test_multicabeza_con_float64_explica_que_convertir():
+    capa = AtencionMulticabeza(8, 2)
+    with pytest.raises(TypeError, match=r"x es de tipo torch\.float64 y los pesos del modelo son torch\.float32: .*"
+                                        r"x\.float\(\), o el modelo entero con modelo\.double\(\)"):
+        capa(torch.randn(2, 3, 8, dtype=torch.float64))
+
+
+def test_multicabeza_con_enteros_explica_que_convertir():
+    capa = AtencionMulticabeza(8, 2)
+    with pytest.raises(TypeError, match=r"x es un tensor de enteros \(torch\.int64\).*x\.float\(\).*nn\.Embedding"):
+        capa(torch.ones(2, 3, 8, dtype=torch.long))
+
+
+def test_multicabeza_sigue_aceptando_float32_y_float64_con_pesos_iguales():
+    torch.manual_seed(0)
+    capa = AtencionMulticabeza(8, 2)
+    x = torch.randn(2, 3, 8)
+    y = capa(x)
+    assert y.shape == (2, 3, 8) and y.dtype == torch.float32
+    y64 = capa.double()(x.double())
+    assert y64.dtype == torch.float64 and torch.allclose(y64.float(), y, atol=1e-5)
+
+
 # --- Ejercicios --------------------------------------------------------------------------------------
 # Soluciones en cualquier tipo, respuestas desviadas, una pista por error frecuente y ninguna pista con la
 # respuesta: tests/test_ejercicios_tabla.py con los casos de tests/casos_ejercicios/.

@@ -133,3 +133,24 @@ def test_ejercicio_09_3_y_su_pista_no_da_la_receta():
 def test_ejercicios_09_con_el_codigo_del_curso(clave, modelo_o_cuenta):
     """La respuesta que aceptan las comprobaciones es la que da el propio código del curso."""
     assert evaluar_ejercicio(clave, modelo_o_cuenta).correcto
+
+
+@pytest.mark.parametrize("tipo,mensaje", [
+    (torch.float64, r"imagenes es de tipo torch\.float64 y los pesos del modelo son torch\.float32: "
+                    r".*imagenes\.float\(\)"),
+    (torch.uint8, r"imagenes es un tensor de enteros \(torch\.uint8\).*imagenes\.float\(\)"),
+    (torch.long, r"imagenes es un tensor de enteros \(torch\.int64\).*imagenes\.float\(\)"),
+])
+def test_vit_con_imagenes_de_otro_tipo_explica_que_convertir(tipo, mensaje):
+    vit = ViTDiminuto()
+    with pytest.raises(TypeError, match=mensaje):
+        vit(torch.ones(2, 1, 8, 8, dtype=tipo))
+
+
+def test_vit_sigue_aceptando_float32_y_float64_con_pesos_iguales():
+    torch.manual_seed(0)
+    vit = ViTDiminuto()
+    imagenes = torch.rand(2, 1, 8, 8)
+    logits = vit(imagenes)
+    assert logits.shape == (2, 10) and logits.dtype == torch.float32
+    assert torch.allclose(vit.double()(imagenes.double()).float(), logits, atol=1e-5)

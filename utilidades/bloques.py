@@ -28,7 +28,7 @@ class BloqueTransformer(nn.Module):
 
     def forward(self, x, mascara=None, mascara_relleno=None):
         """Las máscaras, como en AtencionMulticabeza: `mascara` (L, L) o (lote, L, L); `mascara_relleno` (lote, L)."""
-        comprobar_entrada_modelo(x, self.atencion.d_modelo)  # (lote, L, d_modelo) o un error claro
+        comprobar_entrada_modelo(x, self.atencion.d_modelo, self.norma_1.weight.dtype)  # forma y tipo, o error claro
         x = x + self.dropout(self.atencion(self.norma_1(x), mascara, mascara_relleno))  # primer atajo residual
         x = x + self.dropout(self.mlp(self.norma_2(x)))  # segundo atajo residual
         return x

@@ -5,9 +5,12 @@ import time
 import torch
 import torch.nn.functional as F
 
+from utilidades.validacion import comprobar_objetivos
+
 
 def perdida_por_posicion(logits, objetivos):
     """Entropía cruzada media de logits (lote, L, clases) frente a objetivos (lote, L)."""
+    comprobar_objetivos(objetivos)  # enteros (torch.long), o un error claro
     return F.cross_entropy(logits.transpose(1, 2), objetivos)  # cross_entropy quiere (lote, clases, L)
 
 
@@ -46,6 +49,7 @@ def entrenar(modelo, entradas, objetivos, funcion_perdida, *, validacion=None, e
         raise ValueError(
             f"Hay {len(entradas)} entradas y {len(objetivos)} objetivos: cada entrada necesita su objetivo."
         )
+    comprobar_objetivos(objetivos)  # índices de clase enteros (torch.long)
     if epocas < 1 or tamano_lote < 1 or informe_epocas < 1:
         raise ValueError(f"epocas, tamano_lote e informe_epocas deben ser ≥ 1, pero son {epocas}, {tamano_lote} "
                          f"e {informe_epocas}.")

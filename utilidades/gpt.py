@@ -13,6 +13,7 @@ from torch import nn
 
 from utilidades.bloques import BloqueTransformer
 from utilidades.mascaras import mascara_causal
+from utilidades.validacion import comprobar_indices
 
 
 # Al entrenar, `F.dropout` sortea cada número por separado, y en la CPU ese sorteo pesa: con las activaciones del
@@ -81,7 +82,11 @@ class MiniGPT(nn.Module):
                 f"La secuencia tiene {L} caracteres y el modelo solo admite {self.contexto} (su contexto). "
                 f"Pásale solo los últimos: indices[:, -{self.contexto}:]."
             )
-        x = self.tokens(indices)  # (lote, L, d_modelo)
+        try:
+            x = self.tokens(indices)  # (lote, L, d_modelo)
+        except IndexError:  # algún índice se sale del vocabulario (mirarlo solo entonces no cuesta nada)
+            comprobar_indices(indices, self.tokens.num_embeddings)  # dice cuál, en castellano
+            raise
         if self.posiciones is not None:
             x = x + self.posiciones(torch.arange(L, device=indices.device))  # (L, d_modelo) se suma a cada frase
         x = apagar_al_azar(x, self.dropout.p, self.training)  # como self.dropout(x), más barato en CPU

@@ -4,6 +4,7 @@ import torch
 from torch import nn
 
 from utilidades.bloques import BloqueTransformer
+from utilidades.validacion import comprobar_decimales
 from utilidades.vision import parches
 
 
@@ -18,7 +19,7 @@ class TransformerJuguete(nn.Module):
         self.posiciones = nn.Embedding(contexto, d_modelo) if posiciones else None  # un vector por posición
         self.bloque = BloqueTransformer(d_modelo, cabezas, d_mlp)
         self.norma = nn.LayerNorm(d_modelo)
-        self.salida = nn.Linear(d_modelo, vocabulario)  # 10 puntuaciones (logits) por posición
+        self.salida = nn.Linear(d_modelo, vocabulario)  # 10 logits por posición
 
     def forward(self, x):
         if not isinstance(x, torch.Tensor) or x.dim() != 2:
@@ -62,7 +63,7 @@ class ViTDiminuto(nn.Module):
         self.posiciones = nn.Parameter(0.02 * torch.randn(1, n_parches + 1, d_modelo))  # [CLS] + parches
         self.bloques = nn.ModuleList(BloqueTransformer(d_modelo, cabezas, d_mlp) for _ in range(bloques))
         self.norma = nn.LayerNorm(d_modelo)
-        self.clasificador = nn.Linear(d_modelo, clases)  # una puntuación por clase
+        self.clasificador = nn.Linear(d_modelo, clases)  # un logit por clase
 
     def representar(self, imagenes):
         """Devuelve los vectores de salida del último bloque: (lote, 1 + parches, d_modelo); el 0 es [CLS]."""
@@ -73,6 +74,7 @@ class ViTDiminuto(nn.Module):
                 f"{tuple(imagenes.shape) if isinstance(imagenes, torch.Tensor) else type(imagenes).__name__}. "
                 f"Para una sola imagen usa imagen.unsqueeze(0)."
             )
+        comprobar_decimales("imagenes", imagenes, self.proyeccion.weight.dtype)  # del mismo tipo que los pesos
         x = self.proyeccion(parches(imagenes, self.tam_parche))  # (lote, N, d_modelo)
         cls = self.cls.expand(len(x), -1, -1)  # (lote, 1, d_modelo): el mismo [CLS] para cada imagen
         x = torch.cat([cls, x], dim=1) + self.posiciones  # (lote, 1 + N, d_modelo)

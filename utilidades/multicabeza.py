@@ -6,7 +6,7 @@ import torch
 from torch import nn
 
 from utilidades.atencion import atencion
-from utilidades.validacion import comprobar_entrada_modelo
+from utilidades.validacion import comprobar_entrada_modelo, comprobar_mascara_bool
 
 
 def comprobar_cabezas(d_modelo, cabezas):
@@ -26,11 +26,12 @@ def comprobar_cabezas(d_modelo, cabezas):
 
 
 def comprobar_mascaras(mascara, mascara_relleno, lote, L):
-    """Lanza un error claro si las máscaras no encajan: `mascara` (L, L) o (lote, L, L); `mascara_relleno` (lote, L)."""
+    """Lanza un error claro si las máscaras no encajan: `mascara` (L, L), (1, L, L) o (lote, L, L);
+    `mascara_relleno` (lote, L)."""
     for nombre, m in (("mascara", mascara), ("mascara_relleno", mascara_relleno)):
-        if m is not None and (not isinstance(m, torch.Tensor) or m.dtype != torch.bool):
-            raise TypeError(f"`{nombre}` debe ser un tensor bool (True = no se puede mirar).")
-    if mascara is not None and tuple(mascara.shape) not in ((L, L), (lote, L, L)):
+        if m is not None:
+            comprobar_mascara_bool(nombre, m)  # bool, o cómo convertirla
+    if mascara is not None and tuple(mascara.shape) not in ((L, L), (1, L, L), (lote, L, L)):
         consejo = ""
         if tuple(mascara.shape) == (lote, L):
             consejo = (" Parece una máscara de relleno (lote, L): pásala como mascara_relleno=..., "
@@ -61,7 +62,7 @@ class AtencionMulticabeza(nn.Module):
 
     def forward(self, x, mascara=None, mascara_relleno=None):
         """`mascara` (L, L) o (lote, L, L) y `mascara_relleno` (lote, L): True = no mirar (lección 05)."""
-        comprobar_entrada_modelo(x, self.d_modelo)
+        comprobar_entrada_modelo(x, self.d_modelo, self.qkv.weight.dtype)  # (lote, L, d_modelo), del tipo de los pesos
         lote, L, _ = x.shape
         comprobar_mascaras(mascara, mascara_relleno, lote, L)
         q, k, v = self.qkv(x).chunk(3, dim=-1)  # 3 × (lote, L, d_modelo)

@@ -2,9 +2,12 @@
 
 import torch
 
+from utilidades.validacion import comprobar_entero
+
 
 def posicion_sinusoidal(largo, d_modelo):
     """Devuelve la tabla (largo, d_modelo): columnas pares sen(pos/10000^(2i/d)), impares cos(...)."""
+    comprobar_entero("largo", largo, "el número de posiciones")
     if d_modelo % 2 != 0:
         raise ValueError(
             f"d_modelo debe ser par para repartir senos y cosenos por parejas, pero es {d_modelo}."

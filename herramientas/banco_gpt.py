@@ -218,10 +218,10 @@ def mejor_validacion(entrenamiento, validacion, V, pasos, cada=100, tamano_lote=
 def flop_de_las_capas_lineales(V, d_modelo=96, capas=2, contexto=64, tamano_lote=32):
     """Operaciones (FLOP) de los productos de matrices de las capas lineales en un paso de entrenamiento.
 
-    Por bloque, Q/K/V (d → 3d), la salida de la atención (d → d) y el MLP (d → 4d → d): 2·N·d²·(3 + 1 + 4 + 4)
-    hacia delante con N = lote · contexto posiciones; más la capa de salida, 2·N·d·V. Hacia atrás cuesta el doble
-    (el gradiente de la entrada y el de los pesos), así que el paso entero es 3 veces lo de delante. No cuenta los
-    productos dentro de la atención (Q·Kᵀ y pesos·V), que hace su propio núcleo.
+    Por bloque, Q/K/V (d → 3d), la proyección de salida (d → d) y el MLP (d → 4d → d): 2·N·d²·(3 + 1 + 4 + 4)
+    hacia delante con N = lote · contexto posiciones; más la última capa lineal (la de los logits), 2·N·d·V. Hacia
+    atrás cuesta el doble (el gradiente de la entrada y el de los pesos), así que el paso entero es 3 veces lo de
+    delante. No cuenta los productos dentro de la atención (Q·Kᵀ y pesos·V), que hace su propio núcleo.
     """
     N = tamano_lote * contexto
     return 3 * (capas * 24 * N * d_modelo**2 + 2 * N * d_modelo * V)

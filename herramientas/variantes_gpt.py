@@ -6,7 +6,7 @@ Entrena, con el código de la lección 10 (`MiniGPT`, `entrenar_gpt`), la receta
 de 32, AdamW con lr 2e-3 y weight decay 0.1, semilla 0) y una variante por fila de VARIANTES:
 
 - la receta de la lección, tal cual;
-- sin embeddings de posición (`posiciones=False`): ¿cuánto aportan en un decodificador causal?;
+- sin vectores de posición (`posiciones=False`): ¿cuánto aportan en un decodificador causal?;
 - con la inicialización de GPT-2 (normal de desviación 0.02, sesgos a cero y las capas que escriben en el atajo
   residual con 0.02 / √(2·capas));
 - con esa inicialización y además la salida atada a la tabla de embeddings (`atar_pesos=True`), como GPT-2;
@@ -55,7 +55,7 @@ def inicializar_como_gpt2(modelo):
 # nombre -> (descripción, cómo construir el modelo a partir del vocabulario V, pasos como mucho)
 VARIANTES = {
     "leccion": ("la receta de la lección 10", lambda V: MiniGPT(V), PASOS),
-    "sin_posiciones": ("sin embeddings de posición", lambda V: MiniGPT(V, posiciones=False), PASOS),
+    "sin_posiciones": ("sin vectores de posición", lambda V: MiniGPT(V, posiciones=False), PASOS),
     "init_gpt2": ("inicialización de GPT-2", lambda V: inicializar_como_gpt2(MiniGPT(V)), PASOS),
     "init_gpt2_atados": ("inicialización de GPT-2 y pesos atados",
                          lambda V: inicializar_como_gpt2(MiniGPT(V, atar_pesos=True)), PASOS),

@@ -42,7 +42,7 @@ def test_comprobar_imprime_en_castellano(capsys):
 
 
 def test_una_funcion_que_falla_no_rompe_la_comprobacion():
-    def rota(Q, K):
+    def rota(Q, K, T):
         raise RuntimeError("ups")
 
     veredicto = evaluar("02.3", rota)
@@ -95,6 +95,14 @@ def test_exigir_funcion_y_llamar_dan_el_mensaje_comun():
 def test_un_fallo_dentro_de_una_comprobacion_es_su_veredicto():
     veredicto = evaluar("02.3", "no soy una función")
     assert not veredicto.correcto and veredicto.mensaje.startswith("Pista:") and "sin paréntesis" in veredicto.mensaje
+
+
+def test_una_respuesta_que_no_es_funcion_oye_que_debe_serlo():
+    """Si se pide una función y llega un número, la pista dice que la respuesta debe ser una función (no que «es»
+    una función, que sonaba a que ya lo era)."""
+    for clave in ("01.2", "04.3", "06.3", "08.1"):
+        mensaje = evaluar(clave, 3).mensaje
+        assert "la respuesta debe ser una función" in mensaje and "de tipo int" in mensaje, mensaje
 
 
 def test_la_vigilancia_del_softmax_deja_todo_como_estaba():

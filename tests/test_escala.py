@@ -117,6 +117,20 @@ def test_vistas_devuelven_texto_y_figura():
     plt.close(fig)
 
 
+def test_el_eje_de_los_puntajes_no_cambia_con_d():
+    """La prosa dice que el histograma rojo se ensancha y el azul se queda quieto: eso solo se ve si el eje de los
+    puntajes es el mismo en todo el deslizador (antes se ajustaba al rojo y parecía encoger el azul)."""
+    import matplotlib.pyplot as plt
+
+    limites = []
+    for d in (2, 512):
+        _, fig = vista_de_escala(d)
+        limites.append(fig.axes[0].get_xlim())
+        plt.close(fig)
+    assert limites[0] == limites[1]
+    assert limites[0][1] > 50  # cabe el rojo de d = 512 (desviación ≈ 22)
+
+
 def test_panel_de_temperatura_se_actualiza_al_mover_el_deslizador():
     import ipywidgets as widgets
 

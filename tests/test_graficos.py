@@ -259,3 +259,88 @@ def test_una_fila_de_mapas_con_su_barra_se_reparte_en_filas():
         assert len({round(eje.get_position().y0, 3) for eje in ejes}) == 2
         assert all(t.get_visible() for eje in ejes for t in eje._numeros_de_celdas)
         plt.close(fig)
+
+
+def test_al_repartir_una_fila_cada_fila_nueva_lleva_los_rotulos_del_primer_panel():
+    """El código que nombra el eje y (o escribe las filas de un mapa) solo en el primer panel de la fila no deja
+    sin ellos al primer panel de la segunda fila tras el reparto (lección 03: «peso»; lección 11: los caracteres)."""
+    from utilidades.graficos import aplicar_estilo
+
+    palabras = ["Ana", "sacó", "plata", "del", "banco"]
+    with plt.rc_context():
+        aplicar_estilo()
+        # Como la lección 03: barras con el eje y compartido y «peso» borrado en los paneles 1 a 3.
+        fig, ejes = plt.subplots(1, 4, figsize=(16, 4), sharey=True)
+        for eje in ejes:
+            graficos.barras_de_pesos([0.6, 0.3, 0.1], palabras[:3], ax=eje)
+        for eje in ejes[1:]:
+            eje.set_ylabel("")
+        fig.tight_layout()
+        assert _guardar_y_revisar(fig) == []
+        izquierda = [eje for eje in ejes if eje.get_subplotspec().colspan.start == 0]
+        assert len(izquierda) == 2, "la fila de 4 debía repartirse en 2 × 2"
+        assert [eje.get_ylabel() for eje in izquierda] == ["peso", "peso"]
+        plt.close(fig)
+        # Como la rejilla de cabezas de la lección 11: las filas del mapa, escritas solo en el primer panel.
+        fig, ejes = plt.subplots(1, 4, figsize=(15.8, 4.2))
+        for k, eje in enumerate(ejes):
+            graficos.mapa_de_calor(np.eye(5), palabras if k == 0 else [""] * 5, palabras, ax=eje, barra=False,
+                                   titulo=f"cabeza {k}", etiqueta_filas="que mira" if k == 0 else None)
+        fig.tight_layout()
+        assert _guardar_y_revisar(fig) == []
+        izquierda = [eje for eje in ejes if eje.get_subplotspec().colspan.start == 0]
+        assert len(izquierda) == 2
+        for eje in izquierda:
+            assert [t.get_text() for t in eje.get_yticklabels()] == palabras, eje.get_title()
+            assert eje.get_ylabel() == "que mira", eje.get_title()
+        plt.close(fig)
+
+
+def test_un_mapa_con_los_mismos_rotulos_en_los_dos_ejes_los_aclara_con_el_mismo_salto():
+    """Una frase contra sí misma (lección 11): si hay que dejar una de cada k marcas, k es el mismo en los dos
+    ejes, para que la frase se lea igual a lo largo de filas y columnas."""
+    from utilidades.graficos import aplicar_estilo
+
+    letras = list("Ana sacó plata del banco")
+    with plt.rc_context():
+        aplicar_estilo()
+        fig, ax = plt.subplots(figsize=(2.25, 2.25))  # como un panel de la rejilla de 8 cabezas
+        graficos.mapa_de_calor(np.eye(len(letras)), letras, letras, ax=ax, barra=False)
+        assert _guardar_y_revisar(fig) == []
+        x = [t.get_text() for t in ax.get_xticklabels()]
+        y = [t.get_text() for t in ax.get_yticklabels()]
+        assert len(x) < len(letras), "el mapa es tan pequeño que sus marcas debían aclararse"
+        assert x == y
+        assert list(ax.get_xticks()) == list(ax.get_yticks())
+        plt.close(fig)
+
+
+def test_el_espacio_se_rotula_grande_y_centrado_si_hay_sitio():
+    """«␣» con la letra de las demás marcas es un trazo diminuto bajo su marca (lección 11, celdas 13 y 17)."""
+    from utilidades.graficos import aplicar_estilo
+
+    with plt.rc_context():
+        aplicar_estilo()
+        fig, ax = plt.subplots(figsize=(7, 4))
+        ax.imshow(np.zeros((4, 40)), aspect="auto")
+        ax.set_yticks(range(4), ["E", "l", "␣", "m"])
+        assert _guardar_y_revisar(fig) == []
+        marcas = {t.get_text(): t for t in ax.get_yticklabels()}
+        assert marcas["␣"].get_fontsize() > 1.4 * marcas["E"].get_fontsize()
+        assert marcas["␣"].get_verticalalignment() == "baseline"
+        plt.close(fig)
+
+
+def test_la_barra_comun_de_una_fila_de_mapas_cabe_en_900_px():
+    """Dos mapas de 8 × 8 con barra común (lección 08): la barra y su nombre no sacan la figura de 900 píxeles."""
+    from utilidades.graficos import aplicar_estilo
+
+    etiquetas = [f"{i} · {d}" for i, d in enumerate([8, 3, 3, 9, 6, 9, 4, 0])]
+    with plt.rc_context():
+        aplicar_estilo()
+        fig, ejes = graficos.mapas_de_calor([np.eye(8)[::-1]] * 2, ["cabeza 0", "cabeza 1"], etiquetas, etiquetas,
+                                            barra_comun=True, etiqueta_filas="dígito que mira (consulta)",
+                                            etiqueta_columnas="dígito mirado (clave)")
+        assert _guardar_y_revisar(fig) == []
+        assert fig.axes[-1].get_ylabel() == "peso"
+        plt.close(fig)

@@ -173,7 +173,8 @@ def test_vista_de_cabeza():
     pesos, frases = _pesos_de_prueba()
     texto, fig = vista_de_cabeza(pesos, frases, frase=1, cabeza=2)
     assert texto.startswith("cabeza 2, «el perro ladra»: el→")
-    assert fig.axes[0].get_title() == "Cabeza 2"
+    assert fig.axes[0].get_title() == "cabeza 2"  # el glosario: «cabeza» en minúscula también en las figuras
+    assert fig.axes[1].get_ylabel() == "peso"  # la barra de color dice qué mide, como en la tabla de cuatro cabezas
     plt.close(fig)
     with pytest.raises(ValueError, match="La capa tiene 4 cabezas"):
         vista_de_cabeza(pesos, frases, frase=0, cabeza=4)

@@ -93,7 +93,7 @@ def _largo_equivocado(x):
 
 SOLUCIONES = {
     "06.1": [math.sin(3), math.cos(3)],
-    "06.2": 2 * math.pi * 10000 ** (2 / 96),  # d = 96 en el enunciado
+    "06.2": 2 * math.pi * 10000 ** (2 / 80),  # d = 80 en el enunciado
     "06.3": _sumar_bien,
     "06.4": [32768, 0],
 }
@@ -103,19 +103,33 @@ ERRONEAS = [
     ("06.1", [math.sin(math.radians(3)), math.cos(math.radians(3))], "radianes"),
     ("06.1", [0.5, 0.5], "10000"),
     ("06.1", 0.14, "dos números"),
-    ("06.2", 10000 ** (2 / 96), "2π"),
+    ("06.2", 10000 ** (2 / 80), "2π"),
     ("06.2", 2 * math.pi * 10000 ** (2 / 64), "d = 64"),
-    ("06.2", 2 * math.pi * 10000 ** (4 / 96), "2i = 2"),
+    ("06.2", 2 * math.pi * 10000 ** (3 / 80), "columna del coseno"),
+    ("06.2", 2 * math.pi * 10000 ** (4 / 80), "2i = 2"),
     ("06.2", 2 * math.pi * 10000 ** (2 / 32), "d = 32"),
     ("06.2", 6.28, "2i = 2"),
     ("06.3", _sumar_en_su_sitio, "en su sitio"),
     ("06.3", _solo_posiciones, "solo las posiciones"),
     ("06.3", _sin_return, "return"),
     ("06.3", _largo_equivocado, "L filas"),
-    ("06.3", 3, "función"),
+    ("06.3", 3, "debe ser una función"),
     ("06.4", [512, 0], "d_modelo"),
     ("06.4", [32768, 32768], "no se entrena"),
 ]
+
+
+def test_los_errores_de_06_2_no_se_juntan():
+    """Con la d del enunciado, la respuesta y cada error frecuente de 06.2 quedan a más de la tolerancia (0.05) unos de
+    otros: si dos se juntaran, el estudiante recibiría la pista de otro error (con d = 96, 2i = 3 daba el periodo de
+    d = 64)."""
+    from itertools import combinations
+
+    from utilidades.ejercicios.leccion_06 import D_06_2, errores_06_2
+
+    valores = [("respuesta", 2 * math.pi * 10000 ** (2 / D_06_2))] + [(t, v) for v, t in errores_06_2(D_06_2)]
+    juntos = [(a, b) for (a, x), (b, y) in combinations(valores, 2) if abs(x - y) < 0.1]
+    assert not juntos, juntos
 
 
 @pytest.mark.parametrize("clave", sorted(SOLUCIONES))

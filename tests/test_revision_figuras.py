@@ -31,7 +31,10 @@ def cerrar_figuras():
 
 
 def _figura(ancho=4.0, alto=3.0):
-    fig, ax = plt.subplots(figsize=(ancho, alto), dpi=100)
+    """Una figura de matplotlib sin los ajustes del curso: otra prueba pudo dejar puesto su estilo, cuyo gancho
+    encoge al crearlas las figuras anchas (y entonces no habría nada que revisar)."""
+    with plt.rc_context({"figure.hooks": []}):
+        fig, ax = plt.subplots(figsize=(ancho, alto), dpi=100)
     return fig, ax
 
 

@@ -63,13 +63,23 @@ def vista_de_temperatura(T, puntajes=None, etiquetas=None):
     return texto, fig
 
 
-def vista_de_escala(d, consultas=1000, claves=8, semilla=0):
-    """Lo que muestra el deslizador de d: devuelve (texto con las cifras, figura con los dos histogramas)."""
-    r = experimento_de_escala([d], consultas, claves, semilla)[d]
+def _puntajes_crudos(d, consultas, claves, semilla):
+    """Los puntajes q·k del experimento (mismas consultas y claves que experimento_de_escala), aplanados."""
     generador = torch.Generator().manual_seed(semilla)
     Q = torch.randn(consultas, d, generator=generador)
     K = torch.randn(claves, d, generator=generador)
-    crudos = (Q @ K.T).ravel().numpy()
+    return (Q @ K.T).ravel().numpy()
+
+
+def vista_de_escala(d, consultas=1000, claves=8, semilla=0, d_maximo=512):
+    """Lo que muestra el deslizador de d: devuelve (texto con las cifras, figura con los dos histogramas).
+
+    El eje de los puntajes es el mismo para todo d (hasta `d_maximo`, el tope del deslizador): así, al mover d, se
+    ve el histograma rojo ensancharse y el azul quedarse quieto. Con un eje que se ajustara a cada d, el rojo
+    llenaría siempre el marco y parecería que es el azul el que encoge.
+    """
+    r = experimento_de_escala([d], consultas, claves, semilla)[d]
+    crudos = _puntajes_crudos(d, consultas, claves, semilla)
     escalados = crudos / math.sqrt(d)
     texto = (
         f"d = {d}: desviación cruda {r['desviacion_cruda']:.1f} (√d = {math.sqrt(d):.1f}), "
@@ -84,10 +94,14 @@ def vista_de_escala(d, consultas=1000, claves=8, semilla=0):
         limite = max(1.0, float(np.abs(valores).max()))
         ejes[0].hist(valores, bins=np.linspace(-limite, limite, 61), density=True, color=color, alpha=0.75,
                      label=nombre)
+    tope = max(float(np.abs(crudos).max()),
+               float(np.abs(_puntajes_crudos(max(d, d_maximo), consultas, claves, semilla)).max()))
+    ejes[0].set_xlim(-1.05 * tope, 1.05 * tope)
     ejes[0].set_title(f"Puntajes con d = {d}")
     ejes[0].set_xlabel("puntaje")
     ejes[0].set_ylabel("densidad (área 1)")
-    ejes[0].legend(loc="upper left")
+    # Los dos histogramas quedan en el centro del eje fijo: la leyenda, en una esquina, no tapa su pico.
+    ejes[0].legend(loc="upper right")
     ejes[1].bar([0, 1], [r["peso_mayor_crudo"], r["peso_mayor_escalado"]], color=[ACENTO, TINTA])
     ejes[1].axhline(1 / claves, color=GRIS, lw=1.2, ls="--")
     ejes[1].set_xticks([0, 1])

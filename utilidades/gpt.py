@@ -88,7 +88,7 @@ class MiniGPT(nn.Module):
             comprobar_indices(indices, self.tokens.num_embeddings)  # dice cuál, en castellano
             raise
         if self.posiciones is not None:
-            x = x + self.posiciones(torch.arange(L, device=indices.device))  # (L, d_modelo) se suma a cada frase
+            x = x + self.posiciones(torch.arange(L, device=indices.device))  # (L, d_modelo) se suma a cada texto
         x = apagar_al_azar(x, self.dropout.p, self.training)  # como self.dropout(x), más barato en CPU
         if self.atencion_fusionada:
             for bloque in self.bloques:

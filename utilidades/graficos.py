@@ -74,6 +74,45 @@ def _celda_de_arriba(ax):
     return None if casilla is None else casilla.get_topmost_subplotspec()
 
 
+def _heredar_rotulos_del_borde(ejes, casillas, por_fila):
+    """Tras repartir una fila de paneles en filas, cada fila nueva se rotula como la rotulaba el primer panel.
+
+    El código de una lección suele nombrar el eje y (y, en un mapa de calor, escribir las marcas de las filas) solo
+    en el primer panel de la fila: en la rejilla nueva, el primer panel de cada fila se quedaría sin ellos. Aquí lo
+    hereda del primer panel de la fila original, si ningún otro panel tenía su propio rótulo.
+    """
+    paneles = [(ax, c.num1) for ax, c in zip(ejes, casillas) if ax.get_label() != "<colorbar>"]
+    primero = next((ax for ax, k in paneles if k == 0), None)
+    if primero is None:
+        return
+    resto = [ax for ax, k in paneles if k != 0]
+    nombre = primero.get_ylabel()
+    if nombre and not any(ax.get_ylabel() for ax in resto):
+        for ax, k in paneles:
+            if k % por_fila == 0 and k != 0:
+                ax.set_ylabel(nombre)
+    # Marcas escritas pero escondidas en los paneles que no empezaban la fila (sin ejes compartidos).
+    if primero.yaxis.get_tick_params().get("labelleft", True) and len(primero.get_shared_y_axes().get_siblings(
+            primero)) == 1:
+        for ax, k in paneles:
+            if (k % por_fila == 0 and k != 0 and not ax.yaxis.get_tick_params().get("labelleft", True)
+                    and list(ax.get_yticks()) == list(primero.get_yticks())):
+                ax.yaxis.set_tick_params(which="both", labelleft=True)
+    # Marcas de las filas de un mapa de calor (mapa_de_calor solo pone las que tienen texto).
+    marcas = getattr(primero, "_marcas_completas", {}).get("y")
+    if marcas and marcas[0]:
+        for ax, k in paneles:
+            propias = getattr(ax, "_marcas_completas", {}).get("y")
+            if (k % por_fila == 0 and k != 0 and propias is not None and not propias[0]
+                    and ax.get_ylim() == primero.get_ylim()):
+                posiciones, etiquetas, opciones = marcas
+                ax._marcas_completas["y"] = marcas
+                ax.set_yticks(posiciones, etiquetas, **opciones)
+                ax._marcas_puestas["y"] = ([float(p) for p in posiciones], [str(e) for e in etiquetas])
+                if primero.get_ylabel() and not ax.get_ylabel():
+                    ax.set_ylabel(primero.get_ylabel())
+
+
 def _recolocar_paneles(fig):
     """Si la figura se encogió y es una fila de paneles, reparte los paneles en filas (una vez; antes de dibujar).
 
@@ -96,9 +135,14 @@ def _recolocar_paneles(fig):
     if por_fila == n:
         return False
     filas = -(-n // por_fila)
-    nueva = fig.add_gridspec(filas, por_fila)
+    # Cada panel ocupa dos columnas de la rejilla nueva: así una última fila incompleta (3 paneles en 2 + 1) va
+    # centrada, en vez de dejar una casilla vacía a la derecha.
+    nueva = fig.add_gridspec(filas, 2 * por_fila)
+    en_la_ultima = n - (filas - 1) * por_fila
     for ax, casilla in zip(fig.axes, casillas):
-        destino = nueva[casilla.num1 // por_fila, casilla.num1 % por_fila]
+        fila, columna = divmod(casilla.num1, por_fila)
+        inicio = 2 * columna + (por_fila - en_la_ultima if fila == filas - 1 else 0)
+        destino = nueva[fila, inicio:inicio + 2]
         propia = ax.get_subplotspec()
         if propia is casilla or propia.get_gridspec() is rejilla:
             ax.set_subplotspec(destino)
@@ -117,6 +161,7 @@ def _recolocar_paneles(fig):
         if len(ax.get_shared_x_axes().get_siblings(ax)) > 1:
             ultima = fila == filas - 1 or casilla.num1 + por_fila >= n
             ax.xaxis.set_tick_params(which="both", labelbottom=ultima)
+    _heredar_rotulos_del_borde(fig.axes, casillas, por_fila)
     fig.set_size_inches(*tamano_proyectable(por_fila * pedido[0] / n, filas * pedido[1]), forward=False)
     fig._paneles_recolocados = True
     return True
@@ -198,6 +243,37 @@ def _ajustar_antes_de_dibujar(fig, renderer=None):
         for ax in fig.axes:
             for ajuste in getattr(ax, "_ajustes_al_dibujar", ()):
                 ajuste(ax, renderer)
+            _espacios_legibles(ax)
+
+
+# El espacio se rotula «␣» (ver utilidades.visualizador.visible): con la letra de las demás marcas es un trazo
+# diminuto pegado a la línea de base, que queda por debajo de su marca. Se escribe más grande y centrado.
+ESPACIO_VISIBLE = "␣"
+FACTOR_ESPACIO = 1.6
+
+
+def _espacios_legibles(ax):
+    """Agranda y centra en su marca cada rótulo «␣» de los ejes de `ax` (al dibujar, con la letra ya final).
+
+    Solo si las marcas vecinas dejan sitio (el doble del alto de la letra): en un mapa con las marcas apretadas,
+    un «␣» mayor o desplazado pisaría a sus vecinas, y se deja como está."""
+    for eje, alineacion, coordenada in ((ax.xaxis, "center", 0), (ax.yaxis, "baseline", 1)):
+        marcas = eje.get_ticklabels()
+        otras = [t.get_fontsize() for t in marcas if t.get_text() != ESPACIO_VISIBLE]
+        if len(otras) == len(marcas):
+            continue
+        base = otras[0] if otras else eje.get_tick_params().get("labelsize", plt.rcParams["font.size"])
+        posiciones = sorted(float(p) for p in eje.get_ticklocs())
+        if len(posiciones) > 1:
+            puntos = [ax.transData.transform((p, p))[coordenada] for p in posiciones]
+            separacion = min(abs(b - a) for a, b in zip(puntos, puntos[1:]))
+            if separacion < 2.0 * float(base) * ax.figure.dpi / 72:
+                continue
+        for marca in eje.majorTicks:
+            for texto in (marca.label1, marca.label2):
+                if texto.get_text() == ESPACIO_VISIBLE:
+                    texto.set_fontsize(FACTOR_ESPACIO * float(base))
+                    texto.set_verticalalignment(alineacion)
 
 
 def _vigilar_dibujo(fig):
@@ -271,24 +347,28 @@ def _medida_de_texto(renderer, texto, propiedades):
     return ancho, alto
 
 
-def _aclarar_marcas(ax, renderer, eje):
-    """Deja en `eje` ("x" o "y") una de cada k marcas, con el k más pequeño con el que no se pisan.
+def _aclarar_marcas(ax, renderer, eje, salto_minimo=1, aplicar=True):
+    """Deja en `eje` ("x" o "y") una de cada k marcas, con el k más pequeño (y no menor que `salto_minimo`) con
+    el que no se pisan; devuelve ese k (None si el eje no se toca). Con `aplicar=False` solo lo calcula.
 
     Dos marcas vecinas necesitan entre sí el alto de la letra (marcas en columna, o giradas: medido en
     perpendicular) o media anchura de cada una (marcas horizontales), más un pequeño hueco.
     """
     posiciones, etiquetas, opciones = ax._marcas_completas[eje]
     fijar = ax.set_xticks if eje == "x" else ax.set_yticks
-    actuales = (ax.get_xticklabels() if eje == "x" else ax.get_yticklabels())
+    # Los textos de las marcas aunque estén escondidos (p. ej., las filas de un panel que no empieza su fila de
+    # la rejilla): el salto debe ser el mismo que en los paneles que sí los muestran.
+    objeto = ax.xaxis if eje == "x" else ax.yaxis
+    actuales = [marca.label1 for marca in objeto.get_major_ticks(len(objeto.get_majorticklocs()))]
     puestas = ([float(p) for p in (ax.get_xticks() if eje == "x" else ax.get_yticks())],
                [t.get_text() for t in actuales])
     if puestas != ax._marcas_puestas[eje]:
-        return  # el código cambió estas marcas después de dibujar el mapa: se respetan tal cual
+        return None  # el código cambió estas marcas después de dibujar el mapa: se respetan tal cual
     if not posiciones:
-        return
+        return None
     propiedades = actuales[0].get_fontproperties() if actuales else None
     if propiedades is None:
-        return
+        return None
     giro = math.radians(opciones.get("rotation", 0) or 0)
     origen = ax.transData.transform((0, 0))
     paso = ax.transData.transform((1, 1)) - origen
@@ -309,21 +389,37 @@ def _aclarar_marcas(ax, renderer, eje):
 
     # Una de cada `salto` marcas, con el salto más pequeño con el que ninguna se pisa (el mismo en todo el eje,
     # para que se cuente igual en todas partes).
-    for salto in range(1, len(posiciones) + 1):
+    for salto in range(max(1, salto_minimo), len(posiciones) + 1):
         indices = list(range(0, len(posiciones), salto))
         if all(caben(i, j) for i, j in zip(indices, indices[1:])):
             break
+    else:
+        salto = max(1, salto_minimo)
+        indices = list(range(0, len(posiciones), salto))
+    if not aplicar:
+        return salto
     elegidas = [(posiciones[i], etiquetas[i], medidas[i][0]) for i in indices]
     nuevas = ([float(p) for p, _, _ in elegidas], [str(e) for _, e, _ in elegidas])
     if nuevas != puestas:
         fijar(*nuevas, **opciones)
         ax._marcas_puestas[eje] = nuevas
+    return salto
 
 
 def _aclarar_mapa(ax, renderer):
-    """Antes de dibujar un mapa de calor: marcas que no se pisan y números solo si caben en sus celdas."""
+    """Antes de dibujar un mapa de calor: marcas que no se pisan y números solo si caben en sus celdas.
+
+    Si los dos ejes llevan los mismos rótulos (una frase contra sí misma), se aclaran con el mismo salto: así la
+    frase se lee igual a lo largo de las filas y de las columnas, y la casilla (i, i) cae en la diagonal.
+    """
+    completas = ax._marcas_completas
+    mismas = completas["x"][:2] == completas["y"][:2] and len(completas["x"][0]) > 1
+    salto_minimo = 1
+    if mismas:
+        saltos = [_aclarar_marcas(ax, renderer, eje, aplicar=False) for eje in ("x", "y")]
+        salto_minimo = max((s for s in saltos if s is not None), default=1)
     for eje in ("x", "y"):
-        _aclarar_marcas(ax, renderer, eje)
+        _aclarar_marcas(ax, renderer, eje, salto_minimo=salto_minimo)
     numeros = getattr(ax, "_numeros_de_celdas", [])
     if numeros:
         origen = ax.transData.transform((0, 0))
@@ -352,13 +448,14 @@ def mapa_de_calor(
     vmax=1.0,
     barra=True,
     mapa=None,
+    etiqueta_barra=None,
 ):
     """Dibuja una tabla (L_filas, L_columnas) con palabras en los ejes; devuelve (fig, ax).
 
     `oculto` (bool, misma forma) deja en blanco y con un trazo gris las celdas prohibidas por una máscara;
     `valores=True` escribe cada número en su celda, si al dibujarse las celdas son lo bastante anchas para ellos
     (en una tabla grande no se escriben: se pisarían). Al dibujarse también se dejan solo las marcas de los ejes que
-    no se pisan (una de cada k, el mismo k en todo el eje).
+    no se pisan (una de cada k, el mismo k en todo el eje). `etiqueta_barra` nombra lo que mide la barra de color.
     """
     datos = _a_numpy(matriz)
     n_filas, n_columnas = datos.shape
@@ -418,7 +515,7 @@ def mapa_de_calor(
                 ax._numeros_de_celdas.append(
                     ax.text(j, i, formato.format(datos[i, j]), ha="center", va="center", color=color, fontsize=11))
     if barra:
-        fig.colorbar(imagen, ax=ax, fraction=0.046, pad=0.04)
+        fig.colorbar(imagen, ax=ax, fraction=0.046, pad=0.04, label=etiqueta_barra)
     return fig, ax
 
 
@@ -426,8 +523,9 @@ def mapas_de_calor(matrices, titulos=None, filas=None, columnas=None, *, columna
                    **opciones):
     """Dibuja varias tablas lado a lado (una por cabeza, por ejemplo); devuelve (fig, ejes).
 
-    `barra_comun=True` añade una sola barra de color para todas; `etiqueta_filas` se escribe solo en la primera
-    columna de tablas.
+    `barra_comun=True` añade una sola barra de color («peso») para todas; las filas (marcas y `etiqueta_filas`) se
+    leen solo en la primera columna de tablas y las columnas (marcas y `etiqueta_columnas`), solo en la tabla de
+    más abajo de cada columna.
     """
     matrices = [_a_numpy(m) for m in matrices]
     n = len(matrices)
@@ -446,17 +544,35 @@ def mapas_de_calor(matrices, titulos=None, filas=None, columnas=None, *, columna
         if k >= n:
             eje.axis("off")
             continue
-        mostrar_filas = filas if k % por_fila == 0 else [""] * alto if filas is not None else None
+        # Cada tabla lleva sus rótulos en los dos ejes (así el aclarado de marcas usa el mismo salto en todas y en
+        # filas y columnas), pero se leen solo en el borde: las filas en la primera columna, las columnas en la
+        # última tabla de cada columna (las de arriba dejan ese sitio a las tablas).
         propias = dict(opciones)
-        if k % por_fila != 0:
+        primera_columna, abajo = k % por_fila == 0, k + por_fila >= n
+        if not primera_columna:
             propias.pop("etiqueta_filas", None)
+        if not abajo:
+            propias.pop("etiqueta_columnas", None)
         mapa_de_calor(
-            matrices[k], mostrar_filas, columnas, ax=eje, barra=False,
+            matrices[k], filas, columnas, ax=eje, barra=False,
             titulo=titulos[k] if titulos is not None else None, **propias,
         )
-    fig.tight_layout()
-    if barra_comun:
-        fig.colorbar(ejes.flat[0].images[0], ax=ejes.ravel().tolist(), fraction=0.02, pad=0.02, label="peso")
+        eje.tick_params(axis="y", labelleft=primera_columna)
+        eje.tick_params(axis="x", labelbottom=abajo)
+        # Las marcas (palabras, caracteres) conservan su letra aunque la figura encoja: las que no quepan las quita
+        # el aclarado de marcas al dibujar, en vez de encoger todas hasta 9 puntos.
+        eje._letra_escalada = True
+    if not barra_comun:
+        fig.tight_layout()
+        return fig, ejes
+    # La barra común, en una franja que se reserva a la derecha antes de colocar las tablas: robada a las tablas
+    # después de colocarlas, su nombre se salía por la derecha de la figura (más de 900 píxeles al guardarla).
+    fig.tight_layout(rect=(0, 0, 0.9, 1))
+    visibles = [eje for eje in ejes.flat if eje.axison]
+    abajo = min(eje.get_position().y0 for eje in visibles)
+    arriba = max(eje.get_position().y1 for eje in visibles)
+    barra = fig.add_axes((0.91, abajo, 0.018, arriba - abajo))
+    fig.colorbar(ejes.flat[0].images[0], cax=barra, label="peso")
     return fig, ejes
 
 
@@ -494,7 +610,9 @@ def barras_de_pesos(pesos, etiquetas, *, ax=None, titulo=None, color=TINTA):
         fig = ax.figure
     barras = ax.bar(range(len(pesos)), pesos, color=color)
     for barra, p in zip(barras, pesos):
-        ax.text(barra.get_x() + barra.get_width() / 2, p + 0.02, f"{100 * p:.0f} %", ha="center", va="bottom")
+        # Con fondo blanco: una línea de referencia que cruce el porcentaje (p. ej., el reparto igual) no lo tacha.
+        ax.text(barra.get_x() + barra.get_width() / 2, p + 0.02, f"{100 * p:.0f} %", ha="center", va="bottom",
+                bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0}, zorder=3)
     ax.set_xticks(range(len(pesos)))
     ax.set_xticklabels(etiquetas)
     ax.set_ylim(0, 1.15)

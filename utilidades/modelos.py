@@ -38,7 +38,7 @@ class TransformerJuguete(nn.Module):
             raise ValueError(f"Los símbolos deben ir de 0 a {self.vocabulario - 1}, pero hay un {int(fuera[0])}.")
         h = self.tokens(x)  # (lote, L, d_modelo)
         if self.posiciones is not None:
-            h = h + self.posiciones(torch.arange(x.shape[1], device=x.device))  # (L, d_modelo) se suma a cada frase
+            h = h + self.posiciones(torch.arange(x.shape[1], device=x.device))  # (L, d_modelo) se suma a cada secuencia
         h = self.bloque(h)  # (lote, L, d_modelo)
         return self.salida(self.norma(h))  # (lote, L, vocabulario)
 

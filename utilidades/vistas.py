@@ -33,8 +33,9 @@ def vista_de_cabeza(pesos, frases, frase, cabeza, nombres=None):
     tabla = pesos[frase, cabeza]  # (L, L)
     nombre = f"cabeza {cabeza}" + (f" ({nombres[cabeza]})" if nombres else "")
     texto = f"{nombre}, «{' '.join(palabras)}»: " + favoritas(tabla, palabras)
-    fig, _ = mapa_de_calor(tabla, palabras, palabras, valores=True, titulo=nombre.capitalize(),
-                           etiqueta_filas="palabra que mira (consulta)", etiqueta_columnas="palabra mirada (clave)")
+    fig, _ = mapa_de_calor(tabla, palabras, palabras, valores=True, titulo=nombre,
+                           etiqueta_filas="palabra que mira (consulta)", etiqueta_columnas="palabra mirada (clave)",
+                           etiqueta_barra="peso")
     return texto, fig
 
 

@@ -218,7 +218,7 @@ def recorrer(modelo, tokenizador, comienzo, temperatura=0.8, top_k=10, semilla=0
                             "matriz", b, {"trozos": H}))
         proyectada = F.linear(cabezas, atencion.salida.weight, atencion.salida.bias)  # (L, d_modelo)
         etapas.append(Etapa(f"bloque {b} · proyección", proyectada, ("L", "d_modelo"), ("04",),
-                            "La capa de salida mezcla lo que trajeron las cabezas.", "matriz", b))
+                            "La proyección de salida mezcla lo que trajeron las cabezas.", "matriz", b))
         x = x + proyectada
         etapas.append(Etapa(f"bloque {b} · atajo residual 1", x, ("L", "d_modelo"), ("07",),
                             "x + atención(LN(x)): lo nuevo se suma a lo que ya había.", "matriz", b))

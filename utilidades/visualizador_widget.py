@@ -32,10 +32,15 @@ def _rejilla(matrices, titulos, etiquetas, por_fila, lado=3.8):
     filas = -(-len(matrices) // por_fila)
     fig, ejes = plt.subplots(filas, por_fila, figsize=(lado * por_fila + 0.6, lado * filas + 0.4), squeeze=False)
     for k, (eje, matriz, titulo) in enumerate(zip(ejes.flat, matrices, titulos)):
-        # Los caracteres de las filas, solo en la primera columna; con muchas letras, mapa_de_calor deja al dibujar
-        # solo las marcas que no se montan.
-        filas_con_texto = etiquetas if k % por_fila == 0 else [""] * L
-        mapa_de_calor(matriz, filas_con_texto, etiquetas, ax=eje, barra=False, oculto=futuro, titulo=titulo)
+        # Cada mapa lleva la frase en sus dos ejes: con muchas letras, mapa_de_calor deja al dibujar una de cada k
+        # marcas, el mismo k en filas y columnas y en todos los paneles. Los caracteres de las filas se leen solo en
+        # la primera columna (si la rejilla se reparte de nuevo al dibujarse, graficos los pasa a la nueva).
+        mapa_de_calor(matriz, etiquetas, etiquetas, ax=eje, barra=False, oculto=futuro, titulo=titulo)
+        if k % por_fila != 0:
+            eje.tick_params(axis="y", labelleft=False)
+        # Las marcas conservan su letra aunque la figura encoja (un carácter de 9 puntos no se lee proyectado):
+        # las que no quepan, las quita el aclarado de marcas.
+        eje._letra_escalada = True
     for eje in list(ejes.flat)[len(matrices):]:
         eje.axis("off")
     return fig, ejes

@@ -8,46 +8,72 @@ import torch
 from casos_ejercicios import Adivinanza, Caso, Error
 
 
-def _pesos(Q, K):
-    return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
+def _escala(Q):
+    return math.sqrt(Q.shape[-1])
 
 
-def _con_K_T(Q, K):
+def _pesos(Q, K, T):
+    return torch.softmax(Q @ K.transpose(-2, -1) / (_escala(Q) * T), dim=-1)
+
+
+def _potencia_renormalizada(Q, K, T):
+    """Correcta por otro camino: elevar los pesos sin temperatura a 1/T y volver a normalizar cada fila."""
+    p = torch.softmax(Q @ K.transpose(-2, -1) / _escala(Q), dim=-1) ** (1 / T)
+    return p / p.sum(dim=-1, keepdim=True)
+
+
+def _pesos_sin_T(Q, K, T):
+    return torch.softmax(Q @ K.transpose(-2, -1) / _escala(Q), dim=-1)
+
+
+def _por_T(Q, K, T):
+    return torch.softmax(Q @ K.transpose(-2, -1) * T / _escala(Q), dim=-1)
+
+
+def _T_tras_softmax(Q, K, T):
+    return torch.softmax(Q @ K.transpose(-2, -1) / _escala(Q), dim=-1) / T
+
+
+def _con_K_T(Q, K, T):
     with warnings.catch_warnings():  # PyTorch avisa de que .T con lotes dejará de funcionar: es el error que se imita
         warnings.simplefilter("ignore", UserWarning)
-        return torch.softmax(Q @ K.T / math.sqrt(Q.shape[-1]), dim=-1)
+        return torch.softmax(Q @ K.T / (_escala(Q) * T), dim=-1)
 
 
-def _sin_escala(Q, K):
+def _solo_T(Q, K, T):
+    return torch.softmax(Q @ K.transpose(-2, -1) / T, dim=-1)
+
+
+def _sin_escala(Q, K, T):
     return torch.softmax(Q @ K.transpose(-2, -1), dim=-1)
 
 
-def _entre_d(Q, K):
-    return torch.softmax(Q @ K.transpose(-2, -1) / Q.shape[-1], dim=-1)
+def _entre_d(Q, K, T):
+    return torch.softmax(Q @ K.transpose(-2, -1) / (Q.shape[-1] * T), dim=-1)
 
 
-def _entre_raiz_de_L(Q, K):
-    return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-2]), dim=-1)
+def _entre_raiz_de_L(Q, K, T):
+    return torch.softmax(Q @ K.transpose(-2, -1) / (math.sqrt(Q.shape[-2]) * T), dim=-1)
 
 
-def _por_columnas(Q, K):
-    return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-2)
+def _por_columnas(Q, K, T):
+    return torch.softmax(Q @ K.transpose(-2, -1) / (_escala(Q) * T), dim=-2)
 
 
-def _al_reves(Q, K):
-    return torch.softmax(K @ Q.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
+def _al_reves(Q, K, T):
+    return torch.softmax(K @ Q.transpose(-2, -1) / (_escala(Q) * T), dim=-1)
 
 
-def _sin_return(Q, K):
-    torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
+def _sin_return(Q, K, T):
+    torch.softmax(Q @ K.transpose(-2, -1) / (_escala(Q) * T), dim=-1)
 
 
 _ANA = [0.5761, 0.1411, 0.2828]
 
-def _pesos_en_float32(Q, K):
+def _pesos_en_float32(Q, K, T):
     """La fórmula correcta calculada en float32 (el tipo por defecto de PyTorch): debe aceptarse."""
     Q, K = Q.float(), K.float()
-    return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
+    return torch.softmax(Q @ K.transpose(-2, -1) / (math.sqrt(Q.shape[-1]) * T), dim=-1)
 
 
 CASOS = {
@@ -69,22 +95,29 @@ CASOS = {
                  Error([0.0471, 0.1915, 0.7615], "claves originales"), Error([0.5, 0.5], "un peso por palabra")],
     ),
     "02.3": Caso(
-        adivinanzas=[Adivinanza(_sin_escala, "softmax(QKᵀ) sin la escala"),
+        adivinanzas=[Adivinanza(_pesos_sin_T, "la tabla de pesos de la celda de `atencion`, que no usa T"),
+                     Adivinanza(_sin_escala, "softmax(QKᵀ) sin escala ni temperatura"),
                      Adivinanza(_con_K_T, "K.T, que solo vale sin lotes")],
         solucion=_pesos,
-        acepta=[_pesos_en_float32],
-        errores=[Error(_con_K_T, "transpose(-2, -1)"), Error(_sin_escala, "te falta dividir"),
+        acepta=[_pesos_en_float32, _potencia_renormalizada],
+        errores=[Error(_con_K_T, "transpose(-2, -1)"), Error(_sin_escala, "te falta la escala y la temperatura"),
+                 Error(_solo_T, "te falta la escala: "),
+                 Error(_pesos_sin_T, "no cambian con T"), Error(_por_T, "multiplicas"),
+                 Error(_T_tras_softmax, "después del softmax"),
                  Error(_entre_d, "has dividido por d"), Error(_entre_raiz_de_L, "√L"),
                  Error(_por_columnas, "no suman 1"), Error(_al_reves, "Q va a la izquierda"),
-                 Error(_sin_return, "no devuelve nada"), Error(_pesos(torch.eye(2), torch.eye(2)), "sin paréntesis")],
+                 Error(_sin_return, "no devuelve nada"),
+                 Error(_pesos(torch.eye(2), torch.eye(2), 2.0), "sin paréntesis")],
     ),
     "02.4": Caso(
         adivinanzas=[Adivinanza(0.5, "a medias"),
                      Adivinanza(0.9, "«casi todo», redondeado"),
                      Adivinanza(math.exp(1) / (math.exp(1) + 1), "el peso con puntajes 1 y 0")],
         solucion=math.exp(1) / (math.exp(1) + math.exp(-1)),
-        acepta=[0.88],
+        acepta=[0.88, 0.8808],
+        rechaza=[0.89, 0.87],
         errores=[Error(88.08, "porcentaje"), Error(0.1192, "segunda palabra"), Error(0.5, "signo"),
+                 Error(math.exp(1) / (math.exp(1) + 1), "fuera 0"), Error(0.804, "otra vez"),
                  Error(math.exp(2), "cociente"), Error([0.88, 0.12], "un solo número")],
     ),
 }

@@ -1,30 +1,59 @@
 """Casos de la lección 04 para la prueba por tabla de los ejercicios."""
 
+import torch
+
 from casos_ejercicios import Adivinanza, Caso, Error
 
 
 def _separar(x, cabezas):
+    """El `separar` que la lección muestra: (lote, L, d_modelo) -> (lote, cabezas, L, d_cabeza)."""
     lote, L, d_modelo = x.shape
     return x.view(lote, L, cabezas, d_modelo // cabezas).transpose(1, 2)
 
 
-def _reshape_directo(x, cabezas):
-    lote, L, d_modelo = x.shape
-    return x.reshape(lote, cabezas, L, d_modelo // cabezas)
+def _separar_qkv(qkv, cabezas):
+    return torch.stack([_separar(t, cabezas) for t in qkv.chunk(3, dim=-1)])
 
 
-def _sin_transpose(x, cabezas):
-    lote, L, d_modelo = x.shape
-    return x.view(lote, L, cabezas, d_modelo // cabezas)
+def _separar_qkv_con_permute(qkv, cabezas):
+    lote, L, triple = qkv.shape
+    return qkv.view(lote, L, 3, cabezas, triple // 3 // cabezas).permute(2, 0, 3, 1, 4)
 
 
-def _cabezas_alternas(x, cabezas):
-    lote, L, d_modelo = x.shape
-    return x.view(lote, L, d_modelo // cabezas, cabezas).permute(0, 3, 1, 2)
+def _separar_qkv_en_float64(qkv, cabezas):
+    return _separar_qkv(qkv.double(), cabezas)
 
 
-def _sin_return(x, cabezas):
-    _separar(x, cabezas)
+def _tres_sueltos(qkv, cabezas):
+    return tuple(_separar(t, cabezas) for t in qkv.chunk(3, dim=-1))
+
+
+def _reshape_directo(qkv, cabezas):
+    lote, L, triple = qkv.shape
+    return qkv.reshape(3, lote, cabezas, L, triple // 3 // cabezas)
+
+
+def _sin_transpose(qkv, cabezas):
+    lote, L, triple = qkv.shape
+    return torch.stack([t.reshape(lote, L, cabezas, -1) for t in qkv.chunk(3, dim=-1)])
+
+
+def _intercalado(qkv, cabezas):
+    lote, L, triple = qkv.shape
+    return qkv.view(lote, L, cabezas, 3, triple // 3 // cabezas).permute(3, 0, 2, 1, 4)
+
+
+def _orden_cambiado(qkv, cabezas):
+    return _separar_qkv(qkv, cabezas)[[2, 1, 0]]
+
+
+def _cabezas_alternas(qkv, cabezas):
+    lote, L, triple = qkv.shape
+    return torch.stack([t.reshape(lote, L, -1, cabezas).permute(0, 3, 1, 2) for t in qkv.chunk(3, dim=-1)])
+
+
+def _sin_return(qkv, cabezas):
+    _separar_qkv(qkv, cabezas)
 
 
 CASOS = {
@@ -32,7 +61,7 @@ CASOS = {
         adivinanzas=[Adivinanza(16 * 48 + 48 + 16 * 16 + 16, "el recuento de AtencionMulticabeza(16, 4) de la lección"),
                      Adivinanza(4 * 64 * 64, "cuatro matrices de 64 × 64, sin sesgos")],
         solucion=16640,
-        errores=[Error(16384, "sesgo"), Error(12480, "capa de salida"), Error(1088, "el de la lección"),
+        errores=[Error(16384, "sesgo"), Error(12480, "proyección de salida"), Error(1088, "el de la lección"),
                  Error(4160, "el número de cabezas"), Error(10000, "nn.Linear(a, b)"), Error(16640.5, "sin decimales")],
     ),
     "04.2": Caso(
@@ -44,10 +73,16 @@ CASOS = {
                  Error("3, 8, 7, 7", "tupla de números enteros")],
     ),
     "04.3": Caso(
-        adivinanzas=[Adivinanza(_reshape_directo, "un reshape directo a la forma final")],
-        solucion=_separar,
-        errores=[Error(_reshape_directo, "un reshape directo"), Error(_sin_transpose, "las cabezas, delante"),
-                 Error(_cabezas_alternas, "números consecutivos"), Error(_sin_return, "no devuelve nada")],
+        adivinanzas=[Adivinanza(_separar, "el `separar` de AtencionMulticabeza, que la lección muestra, tal cual"),
+                     Adivinanza(_tres_sueltos, "las dos líneas de AtencionMulticabeza copiadas: chunk y separar"),
+                     Adivinanza(_reshape_directo, "un reshape directo a la forma final")],
+        solucion=_separar_qkv,
+        acepta=[_separar_qkv_con_permute, _separar_qkv_en_float64],
+        errores=[Error(_separar, "el vector entero de 3 · d_modelo"), Error(_tres_sueltos, "por separado"),
+                 Error(_reshape_directo, "un reshape directo"), Error(_sin_transpose, "delante de las palabras"),
+                 Error(_intercalado, "Q entera, luego K entera"), Error(_orden_cambiado, "no en su orden"),
+                 Error(_cabezas_alternas, "números consecutivos"), Error(_sin_return, "no devuelve nada"),
+                 Error(3, "debe ser una función")],
     ),
     "04.4": Caso(
         solucion=6,

@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import torch
 
 from casos_ejercicios import Adivinanza, Caso, Error
@@ -27,11 +28,22 @@ def _sin_return(x):
     x + posicion_sinusoidal(x.shape[1], x.shape[2])
 
 
+def _sumar_con_numpy(x):
+    """Correcta, con la tabla calculada en NumPy: devuelve float64."""
+    _, L, d = x.shape
+    pos = np.arange(L)[:, None]
+    angulos = pos / 10000 ** (np.arange(0, d, 2) / d)
+    tabla = np.zeros((L, d))
+    tabla[:, 0::2], tabla[:, 1::2] = np.sin(angulos), np.cos(angulos)
+    return x + torch.from_numpy(tabla)
+
+
 def _tabla_equivocada(x):
     return x + posicion_sinusoidal(x.shape[0], x.shape[2]).unsqueeze(1)  # una posición por frase, no por palabra
 
 
-_VELOCIDAD = 10000 ** (2 / 96)
+_D = 80
+_VELOCIDAD = 10000 ** (2 / _D)
 
 CASOS = {
     "06.1": Caso(
@@ -51,21 +63,25 @@ CASOS = {
             Error(360 * _VELOCIDAD, "no 360 grados"),
             Error(2 * math.pi * 10000 ** (2 / 32), "d = 32"),
             Error(2 * math.pi * 10000 ** (2 / 64), "d = 64"),
-            Error(2 * math.pi * 10000 ** (1 / 96), "2i vale 2"),
-            Error(2 * math.pi * 10000 ** (4 / 96), "doble del número de columna"),
+            Error(2 * math.pi * 10000 ** (1 / _D), "2i vale 2"),
+            Error(2 * math.pi * 10000 ** (3 / _D), "columna del coseno"),
+            Error(2 * math.pi * 10000 ** (4 / _D), "doble del número de columna"),
             Error(2 * math.pi / _VELOCIDAD, "más posiciones, no menos"),
         ],
         rechaza=[8],
         adivinanzas=[
             Adivinanza(11.2, "el periodo de la aguja 1 que imprime la tabla de la lección (d = 32)"),
-            Adivinanza(2 * math.pi * 10000 ** (2 / 64), "la respuesta antigua, con d = 64"),
+            Adivinanza(2 * math.pi * 10000 ** (2 / 64), "el periodo con d = 64"),
+            Adivinanza(2 * math.pi * 10000 ** (2 / 96), "la respuesta antigua, con d = 96"),
+            Adivinanza(2 * math.pi * 10000 ** (3 / _D), "2i = 3: el número de la columna del coseno"),
             Adivinanza(2 * math.pi, "el periodo de la primera aguja, 6.3 en la tabla"),
-            Adivinanza(2 * math.pi * 10000 ** (4 / 96), "2i = 4: el número de columna doblado"),
+            Adivinanza(2 * math.pi * 10000 ** (4 / _D), "2i = 4: el número de columna doblado"),
         ],
     ),
     "06.3": Caso(
         adivinanzas=[Adivinanza(_solo_posiciones, "la tabla de posiciones sola")],
         solucion=_sumar_posiciones,
+        acepta=[_sumar_con_numpy],
         errores=[
             Error(_sin_return, "no devuelve nada"),
             Error(_solo_posiciones, "devuelves solo las posiciones"),

@@ -19,6 +19,10 @@ def _aciertos_mal(logits, objetivos):
     return (logits.argmax(dim=-1) == objetivos).float().mean(dim=0).flip(0)
 
 
+def _aciertos_en_porcentaje(logits, objetivos):
+    return 100 * (logits.argmax(dim=-1) == objetivos).float().mean(dim=0)
+
+
 CASOS = {
     "08.1": Caso(
         adivinanzas=[Adivinanza(_aciertos_por_secuencia, "la media por secuencia, la otra dimensión")],
@@ -27,13 +31,17 @@ CASOS = {
             Error(_aciertos_por_secuencia, "¿Sobre qué dimensión promedias?"),
             Error(_aciertos_sin_return, "no devuelve nada"),
             Error(_aciertos_mal, "la forma es buena, pero los valores no"),
+            Error(_aciertos_en_porcentaje, "en porcentaje"),
         ],
     ),
     "08.2": Caso(
         adivinanzas=[Adivinanza(0.95, "la exactitud de un dígito"),
                      Adivinanza(0.5, "«la mitad»"),
-                     Adivinanza(1 - 8 * 0.05, "restar los fallos")],
+                     Adivinanza(1 - 8 * 0.05, "restar los fallos"),
+                     Adivinanza(0.659, "un número inventado cerca de la respuesta, por debajo"),
+                     Adivinanza(0.668, "un número inventado cerca de la respuesta, por encima")],
         solucion=0.95**8,
+        acepta=[0.66, 0.663, 0.6634],
         errores=[
             Error(100 * 0.95**8, "no un porcentaje"),
             Error(0.95, "exactitud de un solo dígito"),

@@ -8,33 +8,19 @@ from casos_ejercicios import Adivinanza, Caso, Error
 from utilidades.ejercicios.leccion_10 import (
     MEJOR_CON_CABEZAS,
     SOBREAJUSTE,
-    _referencia_sorteo,
     diferencias_sin_y_con_posiciones,
     posiciones_calculadas,
+    temperatura_para,
 )
 
 _SIN, _CON = diferencias_sin_y_con_posiciones()
 _MEJOR, _ULTIMA, _ENTRENAMIENTO = SOBREAJUSTE["mejor"], SOBREAJUSTE["ultima"], SOBREAJUSTE["entrenamiento"]
+_PASO_50 = SOBREAJUSTE["paso_50"]
+_T = temperatura_para()  # 1 / ln 9 ≈ 0.455: con top-2, «plata» se lleva el 90 %
 
 
 def _cabezas(factor=1.0, desplazamiento=0.0):
     return {h: v * factor + desplazamiento for h, v in MEJOR_CON_CABEZAS.items()}
-
-
-def _sin_temperatura(logits, temperatura, top_k=None):
-    return torch.softmax(logits, dim=-1)
-
-
-def _sin_top_k(logits, temperatura, top_k=None):
-    return torch.softmax(logits / temperatura, dim=-1)
-
-
-def _sin_return(logits, temperatura, top_k=None):
-    torch.softmax(logits / temperatura, dim=-1)
-
-
-def _sin_softmax(logits, temperatura, top_k=None):
-    return logits / temperatura
 
 
 CASOS = {
@@ -83,14 +69,25 @@ CASOS = {
         ],
     ),
     "10.4": Caso(
-        adivinanzas=[Adivinanza(_sin_top_k, "solo la temperatura")],
-        solucion=_referencia_sorteo,
+        solucion=_T,
+        acepta=[0.45, 0.455, 0.46, 1 / math.log(9)],
+        rechaza=[temperatura_para(top_k=3)],
         errores=[
-            Error(_sin_temperatura, "divide los logits por la temperatura"),
-            Error(_sin_top_k, "deja solo los k logits más altos"),
-            Error(_sin_return, "no devuelve nada"),
-            Error(_sin_softmax, "deben sumar 1"),
-            Error(_referencia_sorteo(torch.zeros(3), 1.0), "pásala sin paréntesis"),
+            Error(temperatura_para(top_k=None), "más de dos caracteres"),
+            # con top_k = 3 sale casi lo mismo (0.407): el mismo error, la misma pista
+            Error(math.log(9), "has multiplicado"),
+            Error(1 / math.log10(9), "el decimal"),
+            Error(-0.455, "mayor que 0"),
+            Error(0.5, "baja la temperatura"),
+            Error(0.3, "sube la temperatura"),
+            Error([0.455, 0.5], "un solo número"),
+        ],
+        adivinanzas=[
+            Adivinanza(0.5, "la temperatura baja que imprime la sección 8"),
+            Adivinanza(1.0, "la temperatura por defecto de generar"),
+            Adivinanza(0.8, "la temperatura de generar_texto"),
+            Adivinanza(2.0, "la temperatura alta de la sección 8"),
+            Adivinanza(0.4, "un número redondo por debajo de 0.5"),
         ],
     ),
     "10.5": Caso(
@@ -100,12 +97,14 @@ CASOS = {
             Error(_ULTIMA - _MEJOR, "diferencia de las pérdidas"),
             Error(math.exp(_MEJOR - _ULTIMA), "al revés"),
             Error(math.exp(_ULTIMA - _ENTRENAMIENTO), "validación con entrenamiento"),
+            Error(math.exp(_ULTIMA - _PASO_50), "medida del paso 50"),
             Error([1.0, 2.0], "un solo número"),
         ],
         rechaza=[1.1, 1.08],
         adivinanzas=[
             Adivinanza(1.1, "«un poco más de 1»: con la tolerancia del 3 % cubría un tercio del efecto"),
             Adivinanza(1.0, "«no cambia»"),
+            Adivinanza(math.exp(_ULTIMA - _PASO_50), "la última frente al paso 50, no frente a la mejor"),
             Adivinanza(math.exp(_ULTIMA - _MEJOR) * 1.012, "el cociente un 1.2 % desviado (0.012 nats, el doble de "
                                                           "la tolerancia)"),
         ],

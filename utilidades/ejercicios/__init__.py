@@ -180,7 +180,7 @@ def exigir_funcion(respuesta, ejemplo):
     if not callable(respuesta):
         if respuesta is None:
             raise Fallo(pista(f"la respuesta es None: pasa tu función sin paréntesis, como en {ejemplo}."))
-        raise Fallo(pista(f"la respuesta es una función: pásala sin paréntesis, como en {ejemplo} "
+        raise Fallo(pista(f"la respuesta debe ser una función: pásala sin paréntesis, como en {ejemplo} "
                           f"(ahora es {_describir(respuesta)})."))
     return respuesta
 

@@ -91,10 +91,10 @@ def _busqueda_blanda(funcion):
                          "de la sección 3 usa el producto escalar tal cual, sin dividir por nada.")
         sin_softmax = (claves @ consulta) @ valores
         if np.allclose(obtenido, sin_softmax.numpy(), atol=1e-6):
-            return pista("has ponderado con las similitudes en crudo: antes conviértelas en pesos positivos que "
+            return pista("has ponderado con los puntajes en crudo: antes conviértelas en pesos positivos que "
                          "sumen 1 con un softmax.")
-        return pista("los números no coinciden: similitudes = claves · consulta, pesos = softmax de las "
-                     "similitudes, y después la media de los valores ponderada con esos pesos.")
+        return pista("los números no coinciden: puntajes = claves · consulta, pesos = softmax de los "
+                     "puntajes, y después la media de los valores ponderada con esos pesos.")
     return bien("Es exactamente lo que hace una capa de atención con una sola consulta.")
 
 
@@ -115,9 +115,32 @@ def _causal_guardo(respuesta):
                  "de «Ana» (un número entre 0 y 1).")
 
 
-# Ejercicio 01.4: la clave no puede medir más de esto. Sin el límite valían la clave doblada que la sección de
-# preguntas enseña (94-95 %) o cualquier esquina del plano; con él hay que orientarla hacia la consulta de «banco».
+# Ejercicio 01.4: la clave no puede medir más de esto. Sin el límite valían la clave doblada que enseña la pregunta 5
+# (95 %, pero mide 3.82) o cualquier esquina del plano. Con él hay que calcular cuánto alargarla: en su dirección
+# inicial hace falta medir al menos 3.20, y 3.12 si se orienta justo hacia la consulta de «banco». Girarla ayuda poco,
+# porque la clave inicial (1.3, 1.4) ya está a 12° de esa consulta (1.0, 1.7): con la misma norma, orientarla del todo
+# solo gana alrededor de un punto. El ejercicio pide, sobre todo, medir cuánto alargarla.
 NORMA_MAXIMA_01_4 = 3.4
+
+
+def _peso_banco_plata(clave):
+    """El peso que «banco» le da a «plata» si la clave de «plata» es `clave` (las demás, las iniciales)."""
+    claves = [list(k) for k in CLAVES_INICIALES]
+    claves[PLATA] = [float(clave[0]), float(clave[1])]
+    return float(pesos_de_la_palabra(CONSULTAS_INICIALES, claves, BANCO)[PLATA])
+
+
+def _por_debajo(peso):
+    """El peso en porcentaje con un decimal, redondeado hacia abajo: 0.8998 se lee 89.9 %, no 90.0 %, en una pista
+    que dice que no llega al 90 %."""
+    return f"{math.floor(1000 * peso) / 10:.1f}"
+
+
+def _angulo(a, b):
+    """Ángulo en grados entre dos vectores del plano."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    coseno = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+    return math.degrees(math.acos(max(-1.0, min(1.0, coseno))))
 
 
 @ejercicio("01.4")
@@ -130,23 +153,36 @@ def _clave_de_plata(respuesta):
     if np.any(np.abs(clave) > LIMITE_PLANO):
         return pista(f"la clave debe caber en el plano de la actividad: cada número entre -{LIMITE_PLANO:g} y "
                      f"{LIMITE_PLANO:g}.")
-    claves = [list(k) for k in CLAVES_INICIALES]
-    claves[PLATA] = [float(clave[0]), float(clave[1])]
-    peso = pesos_de_la_palabra(CONSULTAS_INICIALES, claves, BANCO)[PLATA]
-    norma = float(np.hypot(clave[0], clave[1]))  # lo que mide la clave
     if np.allclose(clave, CLAVES_INICIALES[PLATA]):
         return pista("esa es la clave inicial de «plata»; muévela.")
+    peso = _peso_banco_plata(clave)
+    norma = float(np.hypot(clave[0], clave[1]))  # lo que mide la clave
+    consulta = np.asarray(CONSULTAS_INICIALES[BANCO], dtype=float)
     if norma > NORMA_MAXIMA_01_4:
         if peso >= 0.9:
+            acortada = _peso_banco_plata(clave * NORMA_MAXIMA_01_4 / norma)
+            if acortada >= 0.9:
+                return pista(f"«banco» le da el {100 * peso:.0f} % a «plata», pero tu clave mide {norma:.2f} y el "
+                             f"límite es {NORMA_MAXIMA_01_4:g}: la has alargado más de lo necesario. En esa misma "
+                             f"dirección, con la norma del límite, aún llegaría al {_por_debajo(acortada)} %. ¿Cuánto "
+                             f"más larga que la inicial tiene que ser, como poco?")
             return pista(f"«banco» le da el {100 * peso:.0f} % a «plata», pero tu clave mide {norma:.2f} y el "
-                         f"límite es {NORMA_MAXIMA_01_4:g}: alargarla es lo fácil. Sin alargarla tanto, ¿hacia "
-                         f"dónde tiene que apuntar para que el producto escalar con la consulta de «banco» sea el "
-                         f"mayor posible?")
+                         f"límite es {NORMA_MAXIMA_01_4:g}; acortada al límite en esa dirección se quedaría en el "
+                         f"{_por_debajo(acortada)} %: acércala también a la dirección de la consulta de «banco».")
         return pista(f"tu clave mide {norma:.2f} y no puede medir más de {NORMA_MAXIMA_01_4:g} "
                      f"(√(x² + y²)); además, con ella «banco» le da solo el {100 * peso:.0f} % a «plata».")
+    angulo = _angulo(clave, consulta)
     if peso >= 0.9:
-        return bien(f"«banco» le da ahora el {100 * peso:.0f} % a «plata» con una clave de norma {norma:.2f}. "
-                    f"Con la norma limitada, lo que cuenta es la dirección: el producto escalar es mayor cuanto "
-                    f"más se alinea la clave con la consulta.")
-    return pista(f"con esa clave «banco» le da el {100 * peso:.0f} % a «plata» (hace falta al menos 90 %). "
+        alineada = _peso_banco_plata(consulta * norma / np.linalg.norm(consulta))
+        angulo_inicial = _angulo(CLAVES_INICIALES[PLATA], consulta)
+        return bien(f"«banco» le da ahora el {100 * peso:.0f} % a «plata» con una clave de norma {norma:.2f}. Tu "
+                    f"clave se separa {angulo:.0f}° de la consulta de «banco»; orientada justo hacia ella, con la "
+                    f"misma norma, daría el {100 * alineada:.0f} %. La clave inicial ya estaba a "
+                    f"{angulo_inicial:.0f}° de la consulta, así que girarla gana poco: lo que hacía falta era "
+                    f"alargarla lo justo.")
+    if angulo < 20:
+        return pista(f"tu clave apunta casi hacia la consulta de «banco» ({angulo:.0f}° de diferencia), pero mide "
+                     f"{norma:.2f} y con ella «banco» le da el {_por_debajo(peso)} % a «plata»: alárgala "
+                     f"(sin que su norma pase de {NORMA_MAXIMA_01_4:g}).")
+    return pista(f"con esa clave «banco» le da el {_por_debajo(peso)} % a «plata» (hace falta al menos 90 %). "
                  f"El producto escalar crece si la clave apunta hacia donde apunta la consulta y si es más larga.")

@@ -76,46 +76,62 @@ def _con_K_T(Q, K):
 
 
 @ejercicio("02.3")
-def _pesos_de_atencion(funcion):
-    exigir_funcion(funcion, "comprobar('02.3', pesos_de_atencion)")
+def _pesos_con_temperatura(funcion):
+    exigir_funcion(funcion, "comprobar('02.3', pesos_con_temperatura)")
     generador = torch.Generator().manual_seed(1)
-    for forma in ((5, 4), (2, 6, 8), (2, 3, 7, 16)):
+    # Temperaturas distintas de 1 (la tabla de pesos de la celda de `atencion`, sin T, no pasa) y elegidas para que
+    # d·T no coincida con √d: dividir por d o no usar T dan números distintos y cada uno recibe su pista.
+    for forma, T in (((5, 4), 0.7), ((2, 6, 8), 2.0), ((2, 3, 7, 16), 0.4)):
         Q = torch.randn(*forma, generator=generador, dtype=torch.float64)
         K = torch.randn(*forma, generator=generador, dtype=torch.float64)
         L, d = forma[-2], forma[-1]
         productos = Q @ K.transpose(-2, -1)  # (..., L, L)
-        esperado = torch.softmax(productos / math.sqrt(d), dim=-1)
+        esperado = torch.softmax(productos / (math.sqrt(d) * T), dim=-1)
         try:
-            obtenido = llamar(funcion, Q, K, pista_forma="Deben ser (..., L, L): una fila y una columna por palabra.")
+            obtenido = llamar(funcion, Q, K, T,
+                              pista_forma="Deben ser (..., L, L): una fila y una columna por palabra.")
         except RuntimeError:
             if len(forma) > 2:
                 return pista("con una sola frase funciona, pero con lotes falla: K.T da la vuelta a todas las "
                              "dimensiones. Intercambia solo las dos últimas con K.transpose(-2, -1).")
             raise
         obtenido = obtenido.detach().double()  # se compara siempre en float64, calcule el estudiante en el tipo que sea
+        if torch.allclose(obtenido, torch.softmax(productos / math.sqrt(d), dim=-1) / T, atol=1e-5):
+            return pista("has dividido los pesos por T después del softmax, y las filas ya no suman 1: la "
+                         "temperatura divide los puntajes, antes del softmax.")
         if not torch.allclose(obtenido.sum(dim=-1), torch.ones(esperado.shape[:-1], dtype=torch.float64), atol=1e-5):
             return pista("las filas de tus pesos no suman 1: ¿aplicas softmax sobre la última dimensión (dim=-1)?")
         if torch.allclose(obtenido, esperado, atol=1e-5):
             continue
+        if torch.allclose(obtenido, torch.softmax(productos / math.sqrt(d), dim=-1), atol=1e-5):
+            return pista("tus pesos no cambian con T: son los de la fórmula sin temperatura. La temperatura "
+                         "divide los puntajes, además de √d.")
+        if torch.allclose(obtenido, torch.softmax(productos * T / math.sqrt(d), dim=-1), atol=1e-5):
+            return pista("multiplicas por la temperatura; se divide por ella: una T baja (menor que 1) debe concentrar "
+                         "los pesos, no aplanarlos.")
         if torch.allclose(obtenido, torch.softmax(productos, dim=-1), atol=1e-5):
-            return pista("casi: te falta dividir los puntajes por √d antes del softmax.")
-        if torch.allclose(obtenido, torch.softmax(productos / d, dim=-1), atol=1e-5):
-            return pista("has dividido por d; la fórmula divide por su raíz, √d.")
-        if torch.allclose(obtenido, torch.softmax(productos / math.sqrt(L), dim=-1), atol=1e-5):
+            return pista("te falta la escala y la temperatura: los puntajes se dividen por √d y por T antes del "
+                         "softmax.")
+        if torch.allclose(obtenido, torch.softmax(productos / T, dim=-1), atol=1e-5):
+            return pista("te falta la escala: los puntajes se dividen por √d y por la temperatura.")
+        if torch.allclose(obtenido, torch.softmax(productos / (d * T), dim=-1), atol=1e-5):
+            return pista("has dividido por d; la fórmula divide por su raíz, √d (y por T).")
+        if torch.allclose(obtenido, torch.softmax(productos / (math.sqrt(L) * T), dim=-1), atol=1e-5):
             return pista("has dividido por la raíz del número de palabras (√L); d es el tamaño de cada vector, "
                          "la última dimensión de Q.")
-        if torch.allclose(obtenido, torch.softmax(K @ Q.transpose(-2, -1) / math.sqrt(d), dim=-1), atol=1e-5):
+        if torch.allclose(obtenido, torch.softmax(K @ Q.transpose(-2, -1) / (math.sqrt(d) * T), dim=-1), atol=1e-5):
             return pista("tu tabla tiene las claves en las filas: la fila i debe ser la consulta i contra cada clave, "
                          "así que Q va a la izquierda del producto.")
         return pista("la forma y las sumas están bien, pero los valores no; revisa cada paso de la fórmula.")
-    return bien("Funciona con una frase, con lotes y con cabezas.")
+    return bien("Funciona con una frase, con lotes y con cabezas, y con temperaturas que concentran (T < 1) y que "
+                "aplanan (T > 1).")
 
 
 @ejercicio("02.4")
 def _dos_palabras(respuesta):
     valor = exigir_numero(respuesta, "un solo número entre 0 y 1")
     esperado = math.exp(1) / (math.exp(1) + math.exp(-1))
-    if es_cercano(valor, esperado, 0.01):
+    if es_cercano(valor, esperado, 0.006):
         return bien("La primera se lleva casi nueve de cada diez partes: con dos palabras, una diferencia de 2 en "
                     "los puntajes ya decide mucho.")
     if es_cercano(valor, 100 * esperado, 1.0):
@@ -125,6 +141,11 @@ def _dos_palabras(respuesta):
     if es_cercano(valor, 0.5, 0.01):
         return pista("si te sale un reparto a medias, revisa el signo: e elevado a −1 no es lo mismo que e "
                      "elevado a 1.")
+    if es_cercano(valor, math.exp(1) / (math.exp(1) + 1), 0.006):
+        return pista("ese sería el peso si el segundo puntaje fuera 0; es −1, y e elevado a −1 no vale 1.")
+    if es_cercano(valor, math.exp(2 ** -0.5) / (math.exp(2 ** -0.5) + math.exp(-(2 ** -0.5))), 0.006):
+        return pista("parece que has dividido otra vez por una raíz: los puntajes del enunciado ya vienen "
+                     "divididos por √d.")
     if es_cercano(valor, math.exp(2), 0.05):
         return pista("ese es el cociente entre las dos exponenciales; el peso divide cada exponencial entre la "
                      "suma de las dos.")

@@ -23,12 +23,13 @@ def parametros_de_la_capa(respuesta):
     d = 64
     qkv, salida = d * 3 * d + 3 * d, d * d + d
     if valor == qkv + salida:
-        return bien(f"{qkv} en la capa de Q, K y V y {salida} en la de salida. Volverás a ver este número en el "
-                    f"bloque transformer de la lección 07.")
+        return bien(f"{qkv} en la proyección de entrada (Q, K y V) y {salida} en la de salida. Volverás a ver este "
+                    f"número en el bloque transformer de la lección 07.")
     if valor == d * 3 * d + d * d:
         return pista("has contado los pesos, pero cada capa lineal también tiene un sesgo por salida.")
     if valor == qkv:
-        return pista("esa es solo la capa que calcula Q, K y V; falta la capa de salida.")
+        return pista("esa es solo la proyección de entrada, la capa que calcula Q, K y V; falta la proyección de "
+                     "salida.")
     if valor == 16 * 48 + 48 + 16 * 16 + 16:
         return pista("ese es el recuento de AtencionMulticabeza(16, 4), el de la lección; aquí d_modelo es otro.")
     if valor in ((qkv + salida) // 4, (qkv + salida) * 4):
@@ -57,29 +58,59 @@ def forma_de_los_pesos(respuesta):
 
 
 def _separar(x, cabezas):
+    """El `separar` de AtencionMulticabeza: (lote, L, d_modelo) -> (lote, cabezas, L, d_cabeza)."""
     lote, L, d_modelo = x.shape
     return x.view(lote, L, cabezas, d_modelo // cabezas).transpose(1, 2)
 
 
+def _separar_qkv(qkv, cabezas):
+    """(lote, L, 3 · d_modelo) -> (3, lote, cabezas, L, d_cabeza): Q, K y V, cada una ya separada en cabezas."""
+    return torch.stack([_separar(t, cabezas) for t in qkv.chunk(3, dim=-1)])
+
+
+# Ejercicio 04.3: la lección enseña `separar` (en la celda de AtencionMulticabeza y, en 2-D, en la sección 2) y el
+# paso inverso, pegar las cabezas; copiarlos no basta. Se pide separar de una vez la salida de la capa qkv (Q, K y V
+# juntas, una detrás de otra en cada vector) en un solo tensor (3, lote, cabezas, L, d_cabeza): hay que partir el
+# vector en tres antes de trocearlo en cabezas y juntar los tres resultados.
 @ejercicio("04.3")
-def separar_cabezas(funcion):
-    exigir_funcion(funcion, "comprobar('04.3', separar_cabezas)")
+def separar_qkv(funcion):
+    exigir_funcion(funcion, "comprobar('04.3', separar_qkv)")
     generador = torch.Generator().manual_seed(4)
-    for forma, cabezas in (((2, 5, 16), 4), ((1, 3, 12), 3), ((3, 7, 8), 2), ((2, 4, 6), 1)):
-        x = torch.randn(*forma, generator=generador)
-        lote, L, d_modelo = forma
-        esperado = _separar(x, cabezas)
-        resultado = llamar(funcion, x.clone(), cabezas, forma=esperado.shape,
-                           pista_forma="Debe ser (lote, cabezas, L, d_cabeza): las cabezas, delante de las palabras.")
-        if torch.allclose(resultado, esperado):
+    for (lote, L, d_modelo), cabezas in (((2, 5, 16), 4), ((1, 3, 12), 2), ((3, 7, 8), 2), ((2, 4, 6), 1)):
+        qkv = torch.randn(lote, L, 3 * d_modelo, generator=generador)
+        d_cabeza = d_modelo // cabezas
+        esperado = _separar_qkv(qkv, cabezas).to(torch.float64)  # en float64: vale un resultado float32 o float64
+        resultado = llamar(funcion, qkv.clone(), cabezas, tipo=None)
+        if isinstance(resultado, (tuple, list)) and len(resultado) == 3:
+            return pista("devuelves Q, K y V por separado; se pide un solo tensor que las junte, con Q, K y V en "
+                         "la primera dimensión (torch.stack junta tensores de la misma forma en uno nuevo).")
+        if not isinstance(resultado, torch.Tensor):
+            return pista(f"tu función debe devolver un tensor de PyTorch y devuelve {type(resultado).__name__}.")
+        resultado = resultado.detach().to(torch.float64)
+        if tuple(resultado.shape) == (lote, cabezas, L, 3 * d_cabeza):
+            return pista("has separado en cabezas el vector entero de 3 · d_modelo números, como si fuera uno solo: "
+                         "sus primeros d_modelo números son Q, los siguientes K y los últimos V. Pártelo en tres "
+                         "antes de trocear cada parte en cabezas.")
+        if tuple(resultado.shape) != tuple(esperado.shape):
+            return pista(f"con qkv de forma {(lote, L, 3 * d_modelo)} y {cabezas} cabezas tu función devuelve "
+                         f"{tuple(resultado.shape)} y se esperaba {tuple(esperado.shape)}: primero Q, K o V; "
+                         f"después el lote, las cabezas (delante de las palabras), las palabras y d_cabeza.")
+        if torch.allclose(resultado, esperado, atol=1e-6):
             continue
-        if torch.allclose(resultado, x.reshape(lote, cabezas, L, d_modelo // cabezas)):
-            return pista("la forma es correcta, pero cada «cabeza» mezcla números de palabras distintas: un "
-                         "reshape directo a la forma final no respeta qué números son de qué palabra. Piensa en "
-                         "dos pasos: primero trocear cada vector, después reordenar las dimensiones.")
-        return pista("la forma es correcta, pero los números no están donde deben: la cabeza c de la palabra i "
-                     "debe tener los números consecutivos c · d_cabeza … (c + 1) · d_cabeza − 1 del vector de i.")
-    return bien("Es la función `separar` que usa AtencionMulticabeza por dentro.")
+        if torch.allclose(resultado, qkv.reshape(3, lote, cabezas, L, d_cabeza).to(torch.float64)):
+            return pista("la forma es correcta, pero cada trozo mezcla números de palabras distintas: un reshape "
+                         "directo a la forma final no respeta qué números son de qué palabra.")
+        intercalado = qkv.view(lote, L, cabezas, 3, d_cabeza).permute(3, 0, 2, 1, 4)
+        if torch.allclose(resultado, intercalado.to(torch.float64)):
+            return pista("has supuesto que cada cabeza lleva juntos sus trozos de Q, K y V; en la salida de la capa "
+                         "qkv van Q entera, luego K entera y luego V entera (es lo que separa .chunk(3, dim=-1)).")
+        if torch.allclose(resultado, esperado[[0, 2, 1]]) or torch.allclose(resultado, esperado[[2, 1, 0]]):
+            return pista("Q, K y V están, pero no en su orden: en la primera dimensión van Q, K y V, en el orden "
+                         "en que salen de la capa qkv.")
+        return pista("la forma es correcta, pero los números no están donde deben: resultado[0, b, c, i] debe ser "
+                     "el trozo c de la consulta de la palabra i en la frase b (sus d_cabeza números consecutivos).")
+    return bien("Así separan Q, K y V muchas implementaciones de un transformer: una sola multiplicación y un "
+                "cambio de forma.")
 
 
 # Ejercicio 04.4: tamaños en los que la respuesta (√d_cabeza) no coincide con el número de cabezas ni con otra

@@ -14,7 +14,7 @@ def _palabras_vit_384(respuesta):
     if valor == lado**2 + 1:
         return bien("Al subir la resolución la frase se alarga con el cuadrado del lado, y la tabla de atención con "
                     "el cuadrado de la frase. El artículo del ViT (Dosovitskiy et al., 2021) entrena a 224 × 224 y "
-                    "solo afina al final a 384 × 384.")
+                    "solo hace el ajuste fino final a 384 × 384.")
     errores = {
         lado**2: "esos son los parches; ¿no falta alguien delante de ellos?",
         lado + 1: "cuenta los parches de una fila y los de una columna: la rejilla tiene filas × columnas parches.",
@@ -61,7 +61,7 @@ def _recomponer(funcion):
 
 @ejercicio("09.4")
 def _posiciones_vit_28(respuesta):
-    """Parámetros de la tabla de posiciones de ViTDiminuto(tam_imagen=28, tam_parche=4, d_modelo=64)."""
+    """Parámetros de la tabla de vectores de posición de ViTDiminuto(tam_imagen=28, tam_parche=4, d_modelo=64)."""
     valor = exigir_entero(respuesta, "un número entero de parámetros")
     parches_por_lado = 28 // 4
     if valor == (parches_por_lado**2 + 1) * 64:

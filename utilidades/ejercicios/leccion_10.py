@@ -13,9 +13,7 @@ from utilidades.ejercicios import (
     bien,
     ejercicio,
     exigir_entero,
-    exigir_funcion,
     exigir_numero,
-    llamar,
     pista,
 )
 from utilidades.gpt import MiniGPT, filtrar_top_k
@@ -28,7 +26,8 @@ COMIENZO, NUEVOS, CONTEXTO = "El modelo ", 200, 64  # ejercicio 10.1
 # Con otro número de hilos u otro procesador cambian en la tercera cifra decimal: de ahí las tolerancias.
 MEJOR_CON_CABEZAS = {1: 2.498, 2: 2.508, 4: 2.506, 8: 2.511}  # ejercicio 10.2: 200 pasos, mejor validación
 TOLERANCIA_CABEZAS = 0.04  # nats
-SOBREAJUSTE = {"mejor": 2.8127, "ultima": 2.8967, "entrenamiento": 1.8270}  # sección 13: al parar
+SOBREAJUSTE = {"mejor": 2.8127, "ultima": 2.8967, "entrenamiento": 1.8270,  # sección 13: al parar
+               "paso_50": 2.8630}  # la validación del paso 50, la primera medida tras el paso 0
 # Ejercicio 10.5: el cociente de perplejidades es e^(última − mejor) ≈ 1.09; el efecto es la diferencia de pérdidas
 # (≈ 0.084 nats). Una tolerancia relativa del 3 % sobre el cociente (±0.033) cubría un tercio del efecto y aceptaba
 # «1.1»; se compara en nats, con la holgura de lo que cambia la diferencia de una máquina a otra (milésimas).
@@ -51,8 +50,8 @@ def _coste_de_generar(respuesta):
     esperado = posiciones_calculadas()
     if valor == esperado:
         return bien("Sin ninguna memoria, cada carácter nuevo vuelve a calcular la ventana entera. Los modelos "
-                    "grandes guardan las claves y los valores ya calculados (la caché KV) y solo procesan el "
-                    "carácter nuevo.")
+                    "grandes guardan las claves y los valores ya calculados (la caché de claves y valores, *KV cache*) "
+                    "y solo procesan el carácter nuevo.")
     if valor == NUEVOS:
         return pista("eso son las pasadas del modelo (una por carácter nuevo); se piden las posiciones que "
                      "procesa entre todas, y cada pasada procesa una ventana entera.")
@@ -137,31 +136,54 @@ def _sin_posiciones(respuesta):
                 "(lo cuenta la lección).")
 
 
-def _referencia_sorteo(logits, temperatura, top_k=None):
-    return torch.softmax(filtrar_top_k(logits / temperatura, top_k), dim=-1)
+# Ejercicio 10.4: la lección imprime el código del sorteo (generar, probabilidades_siguiente): pedir que se copie no
+# enseña nada. Se pide usarlo al revés: qué temperatura hace que, con top-2, el favorito de los puntajes de la
+# sección 8 se lleve el 90 %. Con top-2 solo compiten dos logits que se llevan 1: p = 1 / (1 + e^(−1/T)), y
+# T = 1 / ln 9 ≈ 0.455. Se juzga la probabilidad que da la temperatura del estudiante (a ±0.003 del 90 %): valen
+# 0.45, 0.455 y 0.46; no, 0.5 ni 0.4.
+PUNTAJES_10_4 = (2.0, 1.0, 0.5, -1.0)  # «plata», «sacó», «Ana», «del» (sección 8)
+TOP_K_10_4, OBJETIVO_10_4, TOLERANCIA_10_4 = 2, 0.9, 0.003
+
+
+def probabilidad_del_favorito(temperatura, top_k=TOP_K_10_4):
+    """La probabilidad de sorteo de «plata» con los puntajes del ejercicio 10.4, la temperatura y el top-k dados."""
+    puntajes = torch.tensor(PUNTAJES_10_4, dtype=torch.float64)
+    return torch.softmax(filtrar_top_k(puntajes / temperatura, top_k), dim=-1)[0].item()
+
+
+def temperatura_para(objetivo=OBJETIVO_10_4, top_k=TOP_K_10_4):
+    """La temperatura con la que «plata» se lleva `objetivo` (bisección: la probabilidad baja al subir T)."""
+    baja, alta = 1e-3, 100.0
+    for _ in range(200):
+        media = (baja + alta) / 2
+        baja, alta = (media, alta) if probabilidad_del_favorito(media, top_k) > objetivo else (baja, media)
+    return (baja + alta) / 2
 
 
 @ejercicio("10.4")
-def _probabilidades_de_sorteo(funcion):
-    exigir_funcion(funcion, "comprobar('10.4', probabilidades_de_sorteo)")
-    generador = torch.Generator().manual_seed(10)
-    casos = [(torch.tensor([2.0, 1.0, 0.5, -1.0]), 1.0, None), (torch.tensor([2.0, 1.0, 0.5, -1.0]), 0.5, None),
-             (torch.tensor([2.0, 1.0, 0.5, -1.0]), 1.0, 2), (torch.randn(20, generator=generador), 2.0, 5),
-             (torch.randn(20, generator=generador), 0.8, 1)]
-    for logits, temperatura, k in casos:
-        esperado = _referencia_sorteo(logits, temperatura, k)
-        salida = llamar(funcion, logits.clone(), temperatura, k, forma=tuple(esperado.shape),
-                        pista_forma="Devuelve una probabilidad por logit (la misma forma que la entrada).")
-        valor = torch.as_tensor(a_numpy(salida), dtype=torch.float32)
-        if abs(valor.sum().item() - 1) > 1e-5:
-            return pista("las probabilidades deben sumar 1: termina con torch.softmax(..., dim=-1).")
-        if not torch.allclose(valor, esperado, atol=1e-5):
-            if k is None:
-                return pista(f"con T = {temperatura} y sin top-k no coincide: divide los logits por la "
-                             f"temperatura antes del softmax.")
-            return pista(f"con top_k = {k} no coincide: deja solo los k logits más altos (filtrar_top_k) "
-                         f"después de dividir por la temperatura.")
-    return bien("Es exactamente lo que hace generar() en cada paso antes de sortear.")
+def _temperatura_del_noventa(respuesta):
+    temperatura = exigir_numero(respuesta, "un solo número: la temperatura")
+    if temperatura <= 0:
+        return pista("la temperatura divide los logits y tiene que ser mayor que 0 (generar la rechaza si no).")
+    favorito = probabilidad_del_favorito(temperatura)
+    if abs(favorito - OBJETIVO_10_4) <= TOLERANCIA_10_4:
+        return bien(f"Con T = {temperatura:.3g} y top-2 «plata» se lleva el {100 * favorito:.1f} %: por debajo de "
+                    f"1 la temperatura aguza la distribución. Con top-2 solo compiten dos caracteres, y su reparto "
+                    f"depende únicamente de la diferencia de sus logits dividida por T.")
+    if abs(probabilidad_del_favorito(temperatura, None) - OBJETIVO_10_4) <= TOLERANCIA_10_4 or \
+            abs(probabilidad_del_favorito(temperatura, 3) - OBJETIVO_10_4) <= TOLERANCIA_10_4:
+        return pista("con esa temperatura «plata» se lleva el 90 % si compiten más de dos caracteres; con "
+                     "top_k = 2 solo quedan «plata» y «sacó», y los demás no restan nada.")
+    if abs(torch.softmax(filtrar_top_k(torch.tensor(PUNTAJES_10_4, dtype=torch.float64) * temperatura,
+                                       TOP_K_10_4), dim=-1)[0].item() - OBJETIVO_10_4) <= TOLERANCIA_10_4:
+        return pista("has multiplicado los logits por la temperatura; generar los divide por ella.")
+    if abs(temperatura - 1 / math.log10(9)) < 0.005:
+        return pista("el softmax usa la exponencial e^x: al despejar, el logaritmo es el natural (math.log), no "
+                     "el decimal.")
+    sentido = "baja" if favorito < OBJETIVO_10_4 else "sube"
+    return pista(f"con esa temperatura y top_k = 2, «plata» se lleva el {100 * favorito:.0f} %; {sentido} la "
+                 f"temperatura. Puedes probar temperaturas con filtrar_top_k y torch.softmax, como en la sección "
+                 f"8, o despejarla: con dos logits, su reparto solo depende de su diferencia dividida por T.")
 
 
 @ejercicio("10.5")
@@ -177,15 +199,21 @@ def _sobreajuste(respuesta):
     if cerca(veces, esperado):
         return bien("La perplejidad de validación crece mientras la de entrenamiento sigue bajando: el modelo "
                     "memoriza frases del entrenamiento en vez de aprender lo que sirve para texto nuevo.")
-    if cerca(veces, ultima / mejor):
-        return pista("ese es el cociente de las pérdidas; la perplejidad es e elevado a la pérdida.")
-    if cerca(veces, ultima - mejor):
-        return pista("esa es la diferencia de las pérdidas; la perplejidad es e elevado a la pérdida, y se "
-                     "pide el cociente de las dos perplejidades.")
-    if cerca(veces, 1 / esperado):
-        return pista("lo has dividido al revés: la última perplejidad entre la mejor (sale mayor que 1).")
-    if cerca(veces, math.exp(ultima - entrenamiento)):
-        return pista("has comparado validación con entrenamiento; se pide la validación en dos momentos: la "
-                     "última medida frente a la mejor.")
+    # Errores frecuentes. Dos caen a menos de dos tolerancias uno de otro (el cociente de las pérdidas, ≈ 1.030, y
+    # comparar con el paso 50, ≈ 1.034): gana el más cercano, así cada uno recibe su propia pista.
+    errores = [
+        (ultima / mejor, "ese es el cociente de las pérdidas; la perplejidad es e elevado a la pérdida."),
+        (ultima - mejor, "esa es la diferencia de las pérdidas; la perplejidad es e elevado a la pérdida, y se "
+                         "pide el cociente de las dos perplejidades."),
+        (1 / esperado, "lo has dividido al revés: la última perplejidad entre la mejor (sale mayor que 1)."),
+        (math.exp(ultima - entrenamiento), "has comparado validación con entrenamiento; se pide la validación en "
+                                           "dos momentos: la última medida frente a la mejor."),
+        (math.exp(ultima - SOBREAJUSTE["paso_50"]), "has tomado como mejor la medida del paso 50; la mejor es la "
+                                                    "más baja de todas las de validación, la que recupera la "
+                                                    "parada temprana."),
+    ]
+    cercanos = [(abs(math.log(veces) - math.log(x)), texto) for x, texto in errores if cerca(veces, x)]
+    if cercanos:
+        return pista(min(cercanos)[1])
     return pista("toma del registro de la sección 13 la mejor pérdida de validación y la de la última medida, "
                  "calcula la perplejidad de cada una (e^pérdida) y divide la última entre la mejor.")

@@ -116,7 +116,7 @@ def _parametros_de_las_posiciones(respuesta):
                     "la sinusoidal se calcula con una fórmula y no se entrena.",
     )
     if veredicto.correcto:
-        return bien("Las aprendidas cuestan memoria y no sirven más allá de la longitud máxima; las sinusoidales no "
-                    "cuestan parámetros y dan un vector para cualquier posición (aunque un modelo no siempre "
-                    "funciona bien con longitudes que no vio al entrenar).")
+        return bien("Las aprendidas cuestan memoria y no sirven más allá de la longitud máxima. Las sinusoidales no "
+                    "cuestan parámetros y la fórmula sirve para cualquier posición, aunque un modelo no siempre "
+                    "funciona bien con frases más largas que las que vio al entrenar.")
     return veredicto

@@ -85,10 +85,15 @@ CASOS = {
     ),
     "03.2": Caso(
         adivinanzas=[Adivinanza(_softmax(_PUNTAJES, 1.0), "los pesos con T = 1 de la tabla de la lección"),
-                     Adivinanza([0.25] * 4, "el reparto uniforme de una temperatura muy alta")],
+                     Adivinanza([0.25] * 4, "el reparto uniforme de una temperatura muy alta"),
+                     Adivinanza(_softmax(_PUNTAJES, 1.9), "los pesos de T = 1.9, cerca de la pedida"),
+                     Adivinanza(_softmax(_PUNTAJES, 2.1), "los pesos de T = 2.1, cerca de la pedida"),
+                     Adivinanza([0.44, 0.27, 0.20, 0.09], "unos pesos inventados cerca de los buenos")],
         solucion=_softmax(_PUNTAJES, 2.0),
+        acepta=[[0.43, 0.26, 0.21, 0.10]],
         errores=[Error(_softmax(_PUNTAJES, 0.5), "multiplicaste"), Error(100 * _softmax(_PUNTAJES, 2.0), "porcentaje"),
-                 Error(_softmax(_PUNTAJES, 1.0), "T = 1"), Error([0.4, 0.3, 0.3], "forma")],
+                 Error(_softmax(_PUNTAJES, 1.0), "T = 1"), Error([0.4, 0.3, 0.3], "forma"),
+                 Error([0.4, 0.3, 0.2, 0.1], "dos decimales")],
     ),
     "03.3": Caso(
         solucion=_softmax,

@@ -51,8 +51,14 @@ def pesos_con_t_2(respuesta):
         return pista("los has dado en porcentaje; escribe pesos entre 0 y 1.")
     if valor is not None and valor.shape == (4,) and np.allclose(valor, _softmax(PUNTAJES, 1.0), atol=0.01):
         return pista("esos son los pesos con T = 1, los de la tabla; aquí la temperatura es otra.")
+    if (valor is not None and valor.shape == (4,) and np.allclose(valor, np.round(_softmax(PUNTAJES, 2.0), 1))
+            and not np.allclose(valor, _softmax(PUNTAJES, 2.0), atol=0.0051)):
+        return pista("vas bien, pero con un solo decimal no se distingue de otras temperaturas: da cada peso con dos "
+                     "decimales al menos.")
+    # Tolerancia de medio centésimo: vale redondear a dos decimales (o leer el deslizador en T ≈ 2), pero no los
+    # pesos de T = 1.9 o 2.1 ni unos inventados cerca.
     veredicto = comparar_numeros(
-        respuesta, _softmax(PUNTAJES, 2.0),
+        respuesta, _softmax(PUNTAJES, 2.0), tolerancia=0.0051,
         pista_forma="da un peso por palabra («plata», «sacó», «Ana», «del»).",
         pista_valor="divide cada puntaje entre T = 2 y luego aplica softmax; los pesos deben sumar 1.",
     )

@@ -32,6 +32,10 @@ def parametros_de_la_capa(respuesta):
                      "salida.")
     if valor == 16 * 48 + 48 + 16 * 16 + 16:
         return pista("ese es el recuento de AtencionMulticabeza(16, 4), el de la lección; aquí d_modelo es otro.")
+    if valor == salida:  # con d = 64 y 4 cabezas, coincide con el total dividido entre las cabezas
+        return pista("ese número es el de la proyección de salida sola, o el total repartido entre las cabezas. Las "
+                     "dos cosas fallan: falta la proyección de entrada (la que calcula Q, K y V), y el número de "
+                     "cabezas no cambia los parámetros.")
     if valor in ((qkv + salida) // 4, (qkv + salida) * 4):
         return pista("el número de cabezas no cambia los parámetros: las mismas capas, leídas en trozos.")
     return pista("suma los parámetros de nn.Linear(64, 3 · 64) (la de Q, K y V juntas) y de nn.Linear(64, 64); "
@@ -54,7 +58,8 @@ def forma_de_los_pesos(respuesta):
         return pista("los números son esos, pero revisa el orden: primero el lote, luego las cabezas.")
     if forma == (3, 8, 7, 7):
         return bien("Una tabla de 7 × 7 por frase y por cabeza.")
-    return pista("lote = 3 frases, 8 cabezas, y cada tabla tiene una fila y una columna por palabra.")
+    return pista("la tabla de pesos lleva una dimensión por frase del lote, otra por cabeza y, al final, una fila y "
+                 "una columna por palabra: lee esos tres números en el enunciado.")
 
 
 def _separar(x, cabezas):

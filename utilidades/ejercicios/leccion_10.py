@@ -137,18 +137,18 @@ def _sin_posiciones(respuesta):
 
 
 # Ejercicio 10.4: la lección imprime el código del sorteo (generar, probabilidades_siguiente): pedir que se copie no
-# enseña nada. Se pide usarlo al revés: qué temperatura hace que, con top-2, el favorito de los puntajes de la
-# sección 8 se lleve el 90 %. Con top-2 solo compiten dos logits que se llevan 1: p = 1 / (1 + e^(−1/T)), y
+# enseña nada. Se pide usarlo al revés: qué temperatura hace que, con top-2, el favorito de los logits de juguete de
+# la sección 8 se lleve el 90 %. Con top-2 solo compiten dos logits que se llevan 1: p = 1 / (1 + e^(−1/T)), y
 # T = 1 / ln 9 ≈ 0.455. Se juzga la probabilidad que da la temperatura del estudiante (a ±0.003 del 90 %): valen
 # 0.45, 0.455 y 0.46; no, 0.5 ni 0.4.
-PUNTAJES_10_4 = (2.0, 1.0, 0.5, -1.0)  # «plata», «sacó», «Ana», «del» (sección 8)
+LOGITS_10_4 = (2.0, 1.0, 0.5, -1.0)  # «plata», «sacó», «Ana», «del» (sección 8)
 TOP_K_10_4, OBJETIVO_10_4, TOLERANCIA_10_4 = 2, 0.9, 0.003
 
 
 def probabilidad_del_favorito(temperatura, top_k=TOP_K_10_4):
-    """La probabilidad de sorteo de «plata» con los puntajes del ejercicio 10.4, la temperatura y el top-k dados."""
-    puntajes = torch.tensor(PUNTAJES_10_4, dtype=torch.float64)
-    return torch.softmax(filtrar_top_k(puntajes / temperatura, top_k), dim=-1)[0].item()
+    """La probabilidad de sorteo de «plata» con los logits del ejercicio 10.4, la temperatura y el top-k dados."""
+    logits = torch.tensor(LOGITS_10_4, dtype=torch.float64)
+    return torch.softmax(filtrar_top_k(logits / temperatura, top_k), dim=-1)[0].item()
 
 
 def temperatura_para(objetivo=OBJETIVO_10_4, top_k=TOP_K_10_4):
@@ -174,7 +174,7 @@ def _temperatura_del_noventa(respuesta):
             abs(probabilidad_del_favorito(temperatura, 3) - OBJETIVO_10_4) <= TOLERANCIA_10_4:
         return pista("con esa temperatura «plata» se lleva el 90 % si compiten más de dos caracteres; con "
                      "top_k = 2 solo quedan «plata» y «sacó», y los demás no restan nada.")
-    if abs(torch.softmax(filtrar_top_k(torch.tensor(PUNTAJES_10_4, dtype=torch.float64) * temperatura,
+    if abs(torch.softmax(filtrar_top_k(torch.tensor(LOGITS_10_4, dtype=torch.float64) * temperatura,
                                        TOP_K_10_4), dim=-1)[0].item() - OBJETIVO_10_4) <= TOLERANCIA_10_4:
         return pista("has multiplicado los logits por la temperatura; generar los divide por ella.")
     if abs(temperatura - 1 / math.log10(9)) < 0.005:

@@ -55,6 +55,13 @@ def _contar_sin_return(d_modelo, d_mlp):
 
 _CELDAS = 4096**2 * 12
 
+def _norma_en_float64(x):
+    """Correcta, calculada en float64: debe aceptarse (antes saltaba «Double did not match Float»)."""
+    x = x.double()
+    media = x.mean(dim=-1, keepdim=True)
+    return (x - media) / torch.sqrt(x.var(dim=-1, keepdim=True, unbiased=False) + 1e-5)
+
+
 CASOS = {
     "07.1": Caso(
         adivinanzas=[Adivinanza(_ATENCION, "solo la atención (el ejercicio 1 de la lección 04)"),
@@ -73,6 +80,7 @@ CASOS = {
     "07.2": Caso(
         adivinanzas=[Adivinanza(_norma_insesgada, "torch.var por defecto (entre d − 1)")],
         solucion=_norma_de_capa,
+        acepta=[_norma_en_float64],
         errores=[
             Error(_norma_insesgada, "unbiased=False"),
             Error(_norma_por_lote, "ÚLTIMA dimensión"),

@@ -78,7 +78,8 @@ CASOS = {
     "03.1": Caso(
         adivinanzas=[Adivinanza(256, "d, sin pensar"),
                      Adivinanza(1, "la desviación después de escalar"),
-                     Adivinanza(8, "√64, la del ejemplo de la lección")],
+                     Adivinanza(8, "√64, la del ejemplo de la lección"),
+                     Adivinanza(15.6, "un número cercano, a ojo"), Adivinanza(16.4, "un número cercano, a ojo")],
         solucion=16,
         errores=[Error(256, "varianza"), Error(1, "después de dividir"), Error(40, "suma d de ellos"),
                  Error("16", "un solo número")],

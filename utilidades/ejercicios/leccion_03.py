@@ -36,7 +36,7 @@ def desviacion_para_d_256(respuesta):
                      "la desviación típica es otra cosa.")
     if es_cercano(valor, 1, 0.2):
         return pista("≈ 1 es la desviación después de dividir por √d; aquí se pregunta por los puntajes crudos.")
-    if es_cercano(valor, 16, 0.5):
+    if es_cercano(valor, 16, 0.05):  # √256 es exacto: un 15.6 o un 16.4 «a ojo» no valen
         return bien("La desviación crece como √d: por eso dividir por √d la devuelve a 1.")
     return pista("cada producto q_i·k_i tiene varianza 1 y q·k suma d de ellos; "
                  "¿cuál es la varianza de la suma y cuál su desviación?")

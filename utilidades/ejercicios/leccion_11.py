@@ -20,13 +20,6 @@ from utilidades.ejercicios import (
 COMIENZO_11_2 = "la atención mira atrás"
 
 
-def _letra(respuesta, opciones):
-    """La letra elegida, en minúscula; si no es una de `opciones`, termina con una pista."""
-    if isinstance(respuesta, str) and respuesta.strip().lower().strip("()") in opciones:
-        return respuesta.strip().lower().strip("()")
-    raise Fallo(pista(f"responde con una sola letra entre comillas: {', '.join(repr(o) for o in opciones)}."))
-
-
 def _lista_de_enteros(respuesta, cuantos, que):
     """La respuesta como lista de `cuantos` enteros (de cualquier tipo numérico); si no, termina con una pista."""
     valores = a_numpy(respuesta) if not isinstance(respuesta, dict) else None

@@ -4,6 +4,11 @@ Una celda que empieza con `# guardar: utilidades/MODULO.py` enseña funciones, c
 (nombres en MAYÚSCULAS) de ese módulo; el resto de la celda puede usarlas para mostrar algo.
 Cada definición de la celda se compara, por su árbol sintáctico (`ast.unparse`), con la del módulo:
 comentarios y comillas pueden cambiar; el código no.
+
+Una celda que empieza con `# primera versión: utilidades/MODULO.py` enseña la idea de una definición antes de que
+la lección que la amplía la muestre entera: su código es más sencillo que el del módulo (si fuera igual, sería una
+celda `# guardar`), y la versión entera aparece en una celda `# guardar` de la misma lección o de una posterior.
+Un nombre cuenta como enseñado desde la primera lección que muestra cualquiera de sus versiones.
 """
 
 import ast
@@ -16,6 +21,7 @@ import pytest
 from herramientas.celdas import RAIZ, cuadernos, fuente, leer_cuaderno
 
 MARCA = re.compile(r"^# guardar: (utilidades/[\w/]+\.py)\s*$")
+MARCA_PRIMERA = re.compile(r"^# primera versión: (utilidades/[\w/]+\.py)\s*$")
 TIPOS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign)
 
 
@@ -54,7 +60,23 @@ def celdas_marcadas():
     return encontradas
 
 
+def celdas_de_primera_version():
+    """Lista de (cuaderno, índice de celda, módulo, código) de las celdas `# primera versión: ...`."""
+    encontradas = []
+    for ruta in cuadernos():
+        for i, celda in enumerate(leer_cuaderno(ruta)["cells"]):
+            codigo = fuente(celda) if celda["cell_type"] == "code" else ""
+            primera = codigo.split("\n", 1)[0]
+            if primera.startswith("# primera"):
+                marca = MARCA_PRIMERA.match(primera)
+                assert marca, (f"{ruta.name} celda {i}: la marca debe ser exactamente "
+                               f"«# primera versión: utilidades/x.py»")
+                encontradas.append((ruta, i, marca.group(1), codigo))
+    return encontradas
+
+
 CELDAS = celdas_marcadas()
+PRIMERAS = celdas_de_primera_version()
 
 
 def test_hay_celdas_marcadas():
@@ -78,6 +100,29 @@ def test_celda_igual_al_modulo(ruta, indice, modulo, codigo):
                 fromfile=modulo, tofile=f"{ruta.name} celda {indice}", lineterm=""))
             problemas.append(f"«{nombre}» no coincide:\n{diferencia}")
     assert not problemas, "El cuaderno y el módulo se han separado:\n" + "\n\n".join(problemas)
+
+
+@pytest.mark.parametrize("ruta,indice,modulo,codigo", PRIMERAS, ids=[f"{r.name}#{i}" for r, i, _, _ in PRIMERAS])
+def test_primera_version_se_completa_despues(ruta, indice, modulo, codigo):
+    """Una primera versión define nombres del módulo, no es igual a la del módulo, y la entera se enseña después."""
+    en_celda = definiciones(codigo)
+    assert en_celda, f"{ruta.name} celda {indice} está marcada como primera versión pero no define nada."
+    archivo = RAIZ / modulo
+    assert archivo.exists(), f"{ruta.name} celda {indice} apunta a {modulo}, que no existe."
+    en_modulo = definiciones(archivo.read_text(encoding="utf-8"))
+    problemas = []
+    for nombre, texto in en_celda.items():
+        if nombre not in en_modulo:
+            problemas.append(f"«{nombre}» no está en {modulo}: una primera versión sencilla de algo que no existe.")
+            continue
+        if en_modulo[nombre] == texto:
+            problemas.append(f"«{nombre}» es igual que en {modulo}: márcala «# guardar: {modulo}».")
+        completas = [(r, i) for r, i, m, c in CELDAS if m == modulo and nombre in definiciones(c)
+                     and "soluciones" not in r.parts and (_leccion(r), i) > (_leccion(ruta), indice)]
+        if not completas:
+            problemas.append(f"«{nombre}»: ninguna celda «# guardar: {modulo}» de esta lección (más abajo) o de "
+                             f"una posterior muestra la versión entera.")
+    assert not problemas, f"{ruta.name} celda {indice}:\n" + "\n".join(problemas)
 
 
 def test_cada_nombre_se_ensena_una_vez():
@@ -142,7 +187,7 @@ def nombres_importados(codigo):
 def test_una_leccion_solo_importa_lo_ya_ensenado():
     """Una lección no usa de `utilidades` algo que se enseña en una lección posterior."""
     ensenado_en = {}
-    for ruta, _, _modulo, codigo in CELDAS:
+    for ruta, _, _modulo, codigo in sorted(CELDAS + PRIMERAS, key=lambda c: _leccion(c[0])):
         if "soluciones" not in ruta.parts:
             for nombre in definiciones(codigo):
                 ensenado_en.setdefault(nombre, _leccion(ruta))

@@ -1,4 +1,4 @@
-"""Atención de producto escalar escalado (lección 02)."""
+"""Atención de producto escalar escalado: la idea en la lección 02; la versión entera, con máscaras, en la 05."""
 
 import math
 
@@ -33,11 +33,13 @@ def atencion(Q, K, V, mascara=None):
     d = Q.shape[-1]
     puntajes = Q @ K.transpose(-2, -1) / math.sqrt(d)  # (..., L_q, L_k)
     if mascara is not None:
+        # 1. La máscara: lo oculto pasa a −∞ antes del softmax, y e^(−∞) = 0 le da peso 0.
         puntajes = puntajes.masked_fill(mascara, float("-inf"))
-        # Una fila oculta entera no tiene a quién mirar: la dejamos en 0 en vez de NaN (lección 05).
-        fila_vacia = mascara.all(dim=-1, keepdim=True)
+        # 2. Una fila oculta entera no tiene a quién mirar: sus puntajes pasan a 0 para que el softmax no dé NaN,
+        #    y después sus pesos a 0 (lección 05, sección 7).
+        fila_vacia = mascara.all(dim=-1, keepdim=True)  # (..., L_q, 1)
         puntajes = puntajes.masked_fill(fila_vacia, 0.0)
-    pesos = torch.softmax(puntajes, dim=-1)  # cada fila suma 1
+    pesos = torch.softmax(puntajes, dim=-1)  # cada fila suma 1 (las vacías, 0 tras la línea siguiente)
     if mascara is not None:
         pesos = pesos.masked_fill(fila_vacia, 0.0)
     salida = pesos @ V  # (..., L_q, d_v)

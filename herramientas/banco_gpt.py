@@ -31,7 +31,7 @@ from torch import nn
 
 from herramientas.medidas import corpus_dividido
 from utilidades.coste import mejor_tiempo
-from utilidades.gpt import MiniGPT, apagar_al_azar, bloque_fusionado, lote_aleatorio, optimizador_adamw, perdida_en
+from utilidades.gpt import MiniGPT, lote_aleatorio, optimizador_adamw, perdida_en
 
 
 class AtencionNano(nn.Module):
@@ -92,18 +92,20 @@ class GPTNano(nn.Module):
         return self.lm_head(self.ln_f(x))
 
 
-def _bloque_sin_atencion(bloque, x):
-    """`bloque_fusionado` sin el cálculo de la atención: cada cabeza devuelve su V tal cual (lote, L, d) -> igual.
+class AtencionSinCalculo(nn.Module):
+    """La `AtencionMulticabeza` de un bloque sin el cálculo de la atención: cada cabeza devuelve su V tal cual.
 
     Hace las mismas capas lineales y los mismos cambios de forma; solo se salta Q·Kᵀ, el softmax y pesos·V.
     """
-    lote, L, d = x.shape
-    atencion, p = bloque.atencion, bloque.dropout.p
-    qkv = atencion.qkv(bloque.norma_1(x)).view(lote, L, 3, atencion.cabezas, atencion.d_cabeza)
-    mezcla = qkv.permute(2, 0, 3, 1, 4)[2]  # V, (lote, cabezas, L, d_cabeza), donde iría la atención
-    salida = atencion.salida(mezcla.transpose(1, 2).reshape(lote, L, d))
-    x = x + apagar_al_azar(salida, p, bloque.training)
-    return x + apagar_al_azar(bloque.mlp(bloque.norma_2(x)), p, bloque.training)
+
+    def __init__(self, atencion):
+        super().__init__()
+        self.atencion = atencion
+        self.d_modelo = atencion.d_modelo  # el bloque lo usa para comprobar la entrada
+
+    def forward(self, x, mascara=None, mascara_relleno=None):
+        v = self.atencion.qkv(x).chunk(3, dim=-1)[2]  # (lote, L, d): V, donde iría la mezcla de las cabezas
+        return self.atencion.salida(v)
 
 
 class MiniGPTSinPiezas(MiniGPT):
@@ -117,19 +119,11 @@ class MiniGPTSinPiezas(MiniGPT):
             raise ValueError(f"No sé quitar {sorted(desconocidas)}: las piezas son {list(self.PIEZAS)}.")
         super().__init__(vocabulario, dropout=0.0 if "dropout" in quitar else dropout, **tamano)
         self.quitar = frozenset(quitar)
-        if "GELU" in self.quitar:
-            for bloque in self.bloques:
-                bloque.mlp[1] = nn.Identity()
-
-    def forward(self, indices):
-        x = self.tokens(indices)
-        if self.posiciones is not None:
-            x = x + self.posiciones(torch.arange(indices.shape[1], device=indices.device))
-        x = apagar_al_azar(x, self.dropout.p, self.training)
-        por_bloque = _bloque_sin_atencion if "atención" in self.quitar else bloque_fusionado
         for bloque in self.bloques:
-            x = por_bloque(bloque, x)
-        return self.salida(self.norma_final(x))
+            if "GELU" in self.quitar:
+                bloque.mlp[1] = nn.Identity()
+            if "atención" in self.quitar:
+                bloque.atencion = AtencionSinCalculo(bloque.atencion)
 
 
 def optimizador_nano(modelo, lr=2e-3, weight_decay=0.1):
@@ -156,8 +150,9 @@ def _candidatos(V, dropout=0.2, cotas=False):
     nuestro = MiniGPT(V, dropout=dropout)
     torch.manual_seed(0)
     del_curso = MiniGPT(V, dropout=dropout)
-    del_curso.atencion_fusionada = False  # los bloques de la lección 07: su atención guarda los pesos y su
-    # dropout es nn.Dropout (solo los embeddings pasan por apagar_al_azar), así que esta fila mide las dos cosas
+    for bloque in del_curso.bloques:  # los bloques tal como los enseña la lección 07: su atención guarda los
+        bloque.atencion.guardar_pesos = True  # pesos y su dropout es nn.Dropout (solo los embeddings pasan por
+        bloque.dropout = nn.Dropout(dropout)  # apagar_al_azar), así que esta fila mide las dos cosas
     torch.manual_seed(0)
     nano = GPTNano(V, dropout=dropout)
     candidatos = {

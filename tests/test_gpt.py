@@ -13,9 +13,9 @@ from utilidades.ejercicios import evaluar
 from utilidades.ejercicios.leccion_10 import MEJOR_CON_CABEZAS, diferencias_sin_y_con_posiciones
 from utilidades.generador import GeneradorInteractivo, dibujo_del_generador, texto_para_widget
 from utilidades.gpt import (
+    ApagarAlAzar,
     MiniGPT,
     apagar_al_azar,
-    bloque_fusionado,
     cargar_pesos,
     contar_parametros,
     entrenar_gpt,
@@ -105,23 +105,67 @@ def test_el_minigpt_solo_apaga_al_entrenar():
         assert torch.equal(con(indices), con(indices))
 
 
+def _guardar_pesos(modelo, guardar):
+    for bloque in modelo.bloques:
+        bloque.atencion.guardar_pesos = guardar
+
+
+def test_apagar_al_azar_sortea_en_la_cpu_en_cualquier_dispositivo(monkeypatch):
+    """Fuera de la CPU (aquí, el dispositivo «meta», que no calcula) sortea lo mismo que en ella: el mismo número
+    de sorteos del generador de la CPU, y ninguno del dispositivo (F.dropout no se llama)."""
+    def prohibido(*args, **kwargs):
+        raise AssertionError("apagar_al_azar no debe usar F.dropout: sortearía con el generador del dispositivo")
+
+    monkeypatch.setattr(F, "dropout", prohibido)
+    torch.manual_seed(5)
+    en_cpu = apagar_al_azar(torch.ones(6, 7), 0.3)
+    estado_cpu = torch.get_rng_state()
+    torch.manual_seed(5)
+    fuera = apagar_al_azar(torch.ones(6, 7, device="meta"), 0.3)
+    assert fuera.device.type == "meta" and fuera.shape == en_cpu.shape
+    assert torch.equal(torch.get_rng_state(), estado_cpu)  # los mismos sorteos, en el mismo orden
+    assert apagar_al_azar(torch.ones(3, device="meta"), 1.0).device.type == "meta"  # p = 1: ceros, allí mismo
+
+
+def test_el_minigpt_apaga_siempre_con_apagar_al_azar():
+    modelo = MiniGPT(20, d_modelo=32, cabezas=4, capas=2, contexto=12, dropout=0.3)
+    apagadores = [m for m in modelo.modules() if isinstance(m, torch.nn.Dropout)]
+    assert len(apagadores) == 3 and all(isinstance(m, ApagarAlAzar) and m.p == 0.3 for m in apagadores)
+
+
+def test_el_minigpt_pasa_por_los_bloques_de_la_leccion_07():
+    """Un solo camino: el forward del modelo es embeddings + cada `BloqueTransformer` con la máscara causal."""
+    torch.manual_seed(0)
+    modelo = MiniGPT(20, d_modelo=32, cabezas=4, capas=2, contexto=12).eval()
+    assert all(type(b) is BloqueTransformer for b in modelo.bloques)
+    indices = torch.randint(20, (2, 9))
+    with torch.no_grad():
+        x = modelo.tokens(indices) + modelo.posiciones(torch.arange(9))
+        for bloque in modelo.bloques:
+            x = bloque(x, mascara_causal(9))
+        assert torch.equal(modelo.salida(modelo.norma_final(x)), modelo(indices))
+
+
 def test_atencion_fusionada_igual_a_la_del_curso():
     torch.manual_seed(0)
     bloque = BloqueTransformer(32, 4, 128, activacion="gelu").eval()
     x = torch.randn(3, 10, 32)
     with torch.no_grad():
-        assert torch.allclose(bloque_fusionado(bloque, x), bloque(x, mascara_causal(10)), atol=1e-5)
+        del_curso = bloque(x, mascara_causal(10))
+        bloque.atencion.guardar_pesos = False
+        assert torch.allclose(bloque(x, mascara_causal(10)), del_curso, atol=1e-5)
     modelo = MiniGPT(20, d_modelo=32, cabezas=4, contexto=12).eval()
+    assert not any(b.atencion.guardar_pesos for b in modelo.bloques)  # entrena con la fusionada
     indices = torch.randint(20, (2, 12))
     with torch.no_grad():
         fusionada = modelo(indices)
-        modelo.atencion_fusionada = False
+        _guardar_pesos(modelo, True)
         explicita = modelo(indices)
     assert torch.allclose(fusionada, explicita, atol=1e-5)
     # Y hacia atrás: los mismos gradientes por los dos caminos.
     gradientes = []
-    for camino in (True, False):
-        modelo.atencion_fusionada = camino
+    for guardar in (False, True):
+        _guardar_pesos(modelo, guardar)
         modelo.zero_grad()
         modelo(indices).square().mean().backward()
         gradientes.append(modelo.bloques[0].atencion.qkv.weight.grad.clone())
@@ -136,7 +180,7 @@ def test_pesos_de_atencion():
     assert len(pesos) == 3 and all(p.shape == (2, 4, 7, 7) for p in pesos)
     assert all(p[..., mascara_causal(7)].abs().max() == 0 for p in pesos)  # nadie mira al futuro
     assert torch.allclose(pesos[0].sum(-1), torch.ones(2, 4, 7))
-    assert modelo.atencion_fusionada  # vuelve al camino rápido
+    assert not any(b.atencion.guardar_pesos for b in modelo.bloques)  # vuelve al camino rápido
 
 
 @pytest.mark.parametrize("posicion", [0, 5, 11])
@@ -510,8 +554,8 @@ def test_medir_una_variante_da_una_fila_completa():
 @pytest.mark.parametrize("fuera", [5, -1])
 def test_minigpt_con_un_indice_fuera_del_vocabulario(fuera):
     modelo = MiniGPT(5, d_modelo=8, cabezas=2, capas=1, contexto=8)
-    for fusionada in (True, False):  # las dos atenciones pasan por la misma tabla de tokens
-        modelo.atencion_fusionada = fusionada
+    for guardar in (False, True):  # las dos atenciones pasan por la misma tabla de tokens
+        _guardar_pesos(modelo, guardar)
         with pytest.raises(ValueError, match=rf"Los índices deben ir de 0 a 4 .*pero hay un {fuera}\. "
                                              r".*MiniGPT\(len\(tokenizador\)\)") as error:
             modelo(torch.tensor([[0, 1, fuera]]))

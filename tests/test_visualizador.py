@@ -90,9 +90,9 @@ def test_tambien_con_la_atencion_del_curso_y_en_float32(tokenizador):
     recorrido = recorrer(modelo, tokenizador, "la letra")
     with torch.no_grad():
         assert torch.allclose(recorrido.logits, modelo(indices)[0], atol=1e-5)
-        if hasattr(modelo, "atencion_fusionada"):  # el modelo puede pasar con la atención fusionada o la del curso
-            modelo.atencion_fusionada = False
-            assert torch.allclose(recorrido.logits, modelo(indices)[0], atol=1e-5)
+        for bloque in modelo.bloques:  # el modelo puede pasar con la atención fusionada o con la del curso
+            bloque.atencion.guardar_pesos = True
+        assert torch.allclose(recorrido.logits, modelo(indices)[0], atol=1e-5)
 
 
 def test_etapas_formas_y_lecciones(tokenizador):

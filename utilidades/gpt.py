@@ -21,28 +21,25 @@ from utilidades.validacion import comprobar_indices
 # `python -m herramientas.banco_gpt --desglose`). `apagar_al_azar` apaga con la misma probabilidad y escala igual,
 # pero cada entero de 64 bits sorteado da 16 bits al azar a cuatro números, y un número se apaga si sus 16 bits
 # caen entre los p · 65 536 valores más bajos: la probabilidad es p redondeada a múltiplos de 1/65 536.
+# El sorteo se hace siempre en la CPU, con su generador: en una GPU, con la misma semilla, se apagan los mismos
+# números que en la CPU (el generador de la GPU daría otro entrenamiento).
 def apagar_al_azar(x, p, entrenando=True):
-    """El *dropout* de `nn.Dropout(p)` con un sorteo más barato en la CPU; x (...) -> igual."""
+    """El *dropout* de `nn.Dropout(p)` con un sorteo más barato, el mismo en cualquier dispositivo; x (...) -> igual."""
     if not entrenando or p == 0:
         return x
-    if x.device.type != "cpu" or p >= 1:
-        return F.dropout(x, p, training=True)
+    if p >= 1:
+        return torch.zeros_like(x)
     n = x.numel()
     bits = torch.randint(-2**63, 2**63 - 1, (-(-n // 4),), dtype=torch.int64).view(torch.int16)[:n]  # 16 bits
-    se_queda = (bits >= round(p * 65_536) - 32_768).view(x.shape)  # cierto con probabilidad 1 - p
+    se_queda = (bits >= round(p * 65_536) - 32_768).view(x.shape).to(x.device)  # cierto con probabilidad 1 - p
     return x * se_queda.to(x.dtype).mul_(1 / (1 - p))
 
 
-def bloque_fusionado(bloque, x):
-    """Lo mismo que `bloque(x, mascara_causal(L))` con la atención fusionada de PyTorch; (lote, L, d) -> igual."""
-    lote, L, d = x.shape
-    atencion, p = bloque.atencion, bloque.dropout.p
-    qkv = atencion.qkv(bloque.norma_1(x)).view(lote, L, 3, atencion.cabezas, atencion.d_cabeza)
-    q, k, v = qkv.permute(2, 0, 3, 1, 4)  # 3 × (lote, cabezas, L, d_cabeza)
-    mezcla = F.scaled_dot_product_attention(q, k, v, is_causal=True)  # sin guardar la tabla (L, L) de pesos
-    salida = atencion.salida(mezcla.transpose(1, 2).reshape(lote, L, d))
-    x = x + apagar_al_azar(salida, p, bloque.training)  # primer atajo
-    return x + apagar_al_azar(bloque.mlp(bloque.norma_2(x)), p, bloque.training)  # segundo atajo
+class ApagarAlAzar(nn.Dropout):
+    """`nn.Dropout(p)` que sortea con `apagar_al_azar`: misma probabilidad, mismo escalado."""
+
+    def forward(self, x):
+        return apagar_al_azar(x, self.p, self.training)
 
 
 class MiniGPT(nn.Module):
@@ -54,16 +51,18 @@ class MiniGPT(nn.Module):
         self.contexto = contexto
         self.tokens = nn.Embedding(vocabulario, d_modelo)
         self.posiciones = nn.Embedding(contexto, d_modelo) if posiciones else None  # aprendidas
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = ApagarAlAzar(dropout)
         self.bloques = nn.ModuleList(
             BloqueTransformer(d_modelo, cabezas, 4 * d_modelo, activacion="gelu", dropout=dropout)
             for _ in range(capas)
         )
+        for bloque in self.bloques:  # el bloque de la lección 07, con dos piezas más rápidas que hacen lo mismo:
+            bloque.dropout = ApagarAlAzar(dropout)  # el sorteo barato
+            bloque.atencion.guardar_pesos = False  # la atención fusionada (la tabla de pesos no se guarda)
         self.norma_final = nn.LayerNorm(d_modelo)
         self.salida = nn.Linear(d_modelo, vocabulario, bias=False)
         if atar_pesos:  # GPT-2 usa la misma tabla para leer y para escribir caracteres
             self.salida.weight = self.tokens.weight
-        self.atencion_fusionada = True  # False: la atención del curso, que guarda sus pesos para mirarlos
 
     def forward(self, indices):
         if not isinstance(indices, torch.Tensor) or indices.dim() != 2:
@@ -89,24 +88,23 @@ class MiniGPT(nn.Module):
             raise
         if self.posiciones is not None:
             x = x + self.posiciones(torch.arange(L, device=indices.device))  # (L, d_modelo) se suma a cada texto
-        x = apagar_al_azar(x, self.dropout.p, self.training)  # como self.dropout(x), más barato en CPU
-        if self.atencion_fusionada:
-            for bloque in self.bloques:
-                x = bloque_fusionado(bloque, x)
-        else:
-            mascara = mascara_causal(L).to(indices.device)  # True = el futuro, que no se mira
-            for bloque in self.bloques:
-                x = bloque(x, mascara)
+        x = self.dropout(x)
+        mascara = mascara_causal(L).to(indices.device)  # True = el futuro, que no se mira
+        for bloque in self.bloques:
+            x = bloque(x, mascara)
         return self.salida(self.norma_final(x))  # (lote, L, vocabulario)
 
     @torch.no_grad()
     def pesos_de_atencion(self, indices):
-        """Pesos de atención de cada bloque, lista de (lote, cabezas, L, L): pasa con la atención del curso."""
-        fusionada, self.atencion_fusionada = self.atencion_fusionada, False
+        """Pesos de atención de cada bloque, lista de (lote, cabezas, L, L): pasa guardando la tabla de pesos."""
+        antes = [bloque.atencion.guardar_pesos for bloque in self.bloques]
         try:
+            for bloque in self.bloques:
+                bloque.atencion.guardar_pesos = True
             self(indices)
         finally:
-            self.atencion_fusionada = fusionada
+            for bloque, guardar in zip(self.bloques, antes):
+                bloque.atencion.guardar_pesos = guardar
         return [bloque.atencion.pesos for bloque in self.bloques]
 
 

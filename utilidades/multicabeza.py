@@ -3,6 +3,7 @@
 import numbers
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from utilidades.atencion import atencion
@@ -47,8 +48,25 @@ def comprobar_mascaras(mascara, mascara_relleno, lote, L):
         )
 
 
+def atencion_fusionada(Q, K, V, mascara=None):
+    """La salida de `atencion(Q, K, V, mascara)` con `F.scaled_dot_product_attention`, sin devolver los pesos.
+
+    La función de PyTorch marca con True lo que SÍ se mira (al revés que el curso) y da NaN en una fila sin nada
+    que mirar; `atencion` deja esa fila en 0, y aquí también.
+    """
+    if mascara is None:
+        return F.scaled_dot_product_attention(Q, K, V)
+    vacia = mascara.all(dim=-1, keepdim=True)  # filas ocultas enteras (lección 05)
+    salida = F.scaled_dot_product_attention(Q, K, V, attn_mask=~(mascara & ~vacia))  # esas filas miran a todas...
+    return salida.masked_fill(vacia, 0.0)  # ... y después valen 0, como en `atencion`
+
+
 class AtencionMulticabeza(nn.Module):
-    """Autoatención con varias cabezas: x (lote, L, d_modelo) -> (lote, L, d_modelo); guarda los pesos en `pesos`."""
+    """Autoatención con varias cabezas: x (lote, L, d_modelo) -> (lote, L, d_modelo); guarda los pesos en `pesos`.
+
+    Con `guardar_pesos = False` hace la misma cuenta con la función fusionada de PyTorch (lección 02), que no
+    guarda la tabla de pesos y es más rápida: así entrena el mini-GPT de la lección 10.
+    """
 
     def __init__(self, d_modelo, cabezas):
         super().__init__()
@@ -59,6 +77,7 @@ class AtencionMulticabeza(nn.Module):
         self.qkv = nn.Linear(d_modelo, 3 * d_modelo)  # Q, K y V en una sola multiplicación
         self.salida = nn.Linear(d_modelo, d_modelo)  # mezcla lo que encontró cada cabeza
         self.pesos = None  # (lote, cabezas, L, L) de la última llamada, para dibujarlos
+        self.guardar_pesos = True  # False: la cuenta fusionada, sin tabla de pesos que mirar
 
     def forward(self, x, mascara=None, mascara_relleno=None):
         """`mascara` (L, L) o (lote, L, L) y `mascara_relleno` (lote, L): True = no mirar (lección 05)."""
@@ -75,8 +94,12 @@ class AtencionMulticabeza(nn.Module):
         if mascara_relleno is not None:
             columnas = mascara_relleno[:, None, None, :]  # (lote, 1, 1, L): nadie mira el relleno
             mascara = columnas if mascara is None else mascara | columnas
-        mezcla, pesos = atencion(separar(q), separar(k), separar(v), mascara)  # cada cabeza divide por √d_cabeza
-        self.pesos = pesos.detach()
+        if self.guardar_pesos:
+            mezcla, pesos = atencion(separar(q), separar(k), separar(v), mascara)  # cada cabeza divide por √d_cabeza
+            self.pesos = pesos.detach()
+        else:
+            mezcla = atencion_fusionada(separar(q), separar(k), separar(v), mascara)  # lo mismo, sin los pesos
+            self.pesos = None
         mezcla = mezcla.transpose(1, 2).reshape(lote, L, self.d_modelo)  # pegamos las cabezas
         return self.salida(mezcla)
 

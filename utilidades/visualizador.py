@@ -15,6 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from utilidades.gpt import MiniGPT, filtrar_top_k
+from utilidades.mascaras import mascara_causal
 
 RUTA_MODELO = pathlib.Path(__file__).resolve().parent.parent / "datos" / "mini_gpt_leccion_11.pt"
 _REHACER = "python -m herramientas.modelo_leccion_11 --forzar"
@@ -156,18 +157,31 @@ def _valores_en_texto(etapa, recorrido):
 
 
 def _norma(x, capa):
-    """LayerNorm escrita a mano con los pesos de `capa` (lección 07); devuelve (salida, normalizada sin escalar)."""
-    media = x.mean(dim=-1, keepdim=True)
-    varianza = x.var(dim=-1, keepdim=True, unbiased=False)
-    normalizada = (x - media) / torch.sqrt(varianza + capa.eps)
-    return normalizada * capa.weight + capa.bias, normalizada
+    """La LayerNorm `capa` del modelo aplicada a x; devuelve (salida, normalizada antes de aplicar γ y β)."""
+    return capa(x), F.layer_norm(x, capa.normalized_shape, eps=capa.eps)
+
+
+def _atencion_a_la_vista(atencion, h, mascara):
+    """Pasa h (L, d_modelo) por la `AtencionMulticabeza` del bloque, guardando sus pesos, y devuelve
+    (pesos (cabezas, L, L), cabezas pegadas (L, d_modelo), proyectada (L, d_modelo)): lo que entra en su capa
+    `salida` se lee con un gancho (*hook*), sin repetir su cuenta."""
+    entradas = []
+    gancho = atencion.salida.register_forward_hook(lambda capa, entrada, salida: entradas.append(entrada[0]))
+    guardar, atencion.guardar_pesos = atencion.guardar_pesos, True
+    try:
+        proyectada = atencion(h[None], mascara)[0]  # (1, L, d_modelo) -> (L, d_modelo)
+    finally:
+        gancho.remove()
+        atencion.guardar_pesos = guardar
+    return atencion.pesos[0], entradas[0][0], proyectada
 
 
 @torch.no_grad()
 def recorrer(modelo, tokenizador, comienzo, temperatura=0.8, top_k=10, semilla=0):
     """Pasa `comienzo` por el mini-GPT paso a paso y devuelve un `Recorrido` con el tensor de cada etapa.
 
-    Usa los parámetros del modelo (sus submódulos), no su `forward`: así cada tensor intermedio queda a la vista.
+    Llama a las piezas del modelo (sus submódulos) una a una, en vez de a su `forward`: así cada tensor
+    intermedio queda a la vista, y la cuenta es la del modelo.
     El sorteo final es el de `generar` con un `torch.Generator` sembrado con `semilla`.
     """
     if not comienzo:
@@ -181,21 +195,21 @@ def recorrer(modelo, tokenizador, comienzo, temperatura=0.8, top_k=10, semilla=0
     caracteres = [tokenizador.caracteres[i] for i in codigos]
     parametro = modelo.tokens.weight
     indices = torch.tensor(codigos, device=parametro.device)  # (L,)
-    L, d = len(codigos), parametro.shape[1]
+    L = len(codigos)
     etapas = [
         Etapa("caracteres", indices, ("L",), ("10",),
               "El texto, cortado en caracteres: cada uno es un token.", "caracteres"),
         Etapa("índices", indices, ("L",), ("10",),
               "El tokenizador cambia cada carácter por su número en el vocabulario.", "indices"),
     ]
-    x = modelo.tokens.weight[indices]  # (L, d_modelo): una fila de la tabla por carácter
+    x = modelo.tokens(indices)  # (L, d_modelo): una fila de la tabla por carácter
     etapas.append(Etapa("embeddings de los caracteres", x, ("L", "d_modelo"), ("10",),
                         "Cada índice elige una fila de la tabla de embeddings (nn.Embedding).", "matriz"))
     if modelo.posiciones is not None:
-        x = x + modelo.posiciones.weight[:L]  # (L, d_modelo) + (L, d_modelo)
+        x = x + modelo.posiciones(torch.arange(L, device=x.device))  # (L, d_modelo) + (L, d_modelo)
         etapas.append(Etapa("+ posiciones", x, ("L", "d_modelo"), ("06", "10"),
                             "Se suma un vector aprendido por sitio: ahora el orden importa.", "matriz"))
-    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool, device=x.device), diagonal=1)  # (L, L)
+    futuro = mascara_causal(L).to(x.device)  # (L, L)
     for b, bloque in enumerate(modelo.bloques):
         atencion = bloque.atencion
         H, dc = atencion.cabezas, atencion.d_cabeza
@@ -203,20 +217,16 @@ def recorrer(modelo, tokenizador, comienzo, temperatura=0.8, top_k=10, semilla=0
         etapas.append(Etapa(f"bloque {b} · LayerNorm 1", h, ("L", "d_modelo"), ("07",),
                             "Cada fila se lleva a media 0 y desviación 1, y se escala con γ y β aprendidos.",
                             "matriz", b, _momentos(normalizada)))
-        qkv = F.linear(h, atencion.qkv.weight, atencion.qkv.bias)  # (L, 3·d_modelo)
+        qkv = atencion.qkv(h)  # (L, 3·d_modelo)
         etapas.append(Etapa(f"bloque {b} · Q, K y V", qkv, ("L", "3·d_modelo"), ("04",),
                             "Una sola capa lineal da a la vez consultas (Q), claves (K) y valores (V).", "qkv", b))
-        q, k, v = (t.view(L, H, dc).transpose(0, 1) for t in qkv.chunk(3, dim=-1))  # 3 × (cabezas, L, d_cabeza)
-        puntajes = q @ k.transpose(-2, -1) / math.sqrt(dc)  # (cabezas, L, L)
-        pesos = torch.softmax(puntajes.masked_fill(futuro, -math.inf), dim=-1)  # el futuro pesa 0
+        pesos, cabezas, proyectada = _atencion_a_la_vista(atencion, h, futuro)  # el futuro pesa 0
         etapas.append(Etapa(f"bloque {b} · pesos de atención", pesos, ("cabezas", "L", "L"), ("02", "04", "05"),
                             "softmax(QKᵀ/√d_cabeza) con máscara causal: cada carácter mira a los anteriores.",
                             "atencion", b))
-        cabezas = (pesos @ v).transpose(0, 1).reshape(L, d)  # (L, cabezas·d_cabeza) = (L, d_modelo)
         etapas.append(Etapa(f"bloque {b} · cabezas pegadas", cabezas, ("L", "d_modelo"), ("04",),
                             f"Lo que encontró cada cabeza ({H} trozos de {dc} números), uno junto a otro.",
                             "matriz", b, {"trozos": H}))
-        proyectada = F.linear(cabezas, atencion.salida.weight, atencion.salida.bias)  # (L, d_modelo)
         etapas.append(Etapa(f"bloque {b} · proyección", proyectada, ("L", "d_modelo"), ("04",),
                             "La proyección de salida mezcla lo que trajeron las cabezas.", "matriz", b))
         x = x + proyectada
@@ -225,17 +235,17 @@ def recorrer(modelo, tokenizador, comienzo, temperatura=0.8, top_k=10, semilla=0
         h, normalizada = _norma(x, bloque.norma_2)
         etapas.append(Etapa(f"bloque {b} · LayerNorm 2", h, ("L", "d_modelo"), ("07",),
                             "Otra normalización por fila antes del MLP.", "matriz", b, _momentos(normalizada)))
-        oculta = bloque.mlp[1](F.linear(h, bloque.mlp[0].weight, bloque.mlp[0].bias))  # (L, 4·d_modelo)
+        oculta = bloque.mlp[1](bloque.mlp[0](h))  # (L, 4·d_modelo)
         etapas.append(Etapa(f"bloque {b} · MLP (GELU)", oculta, ("L", "4·d_modelo"), ("07", "10"),
                             "Cada carácter por separado: capa lineal a 4·d_modelo y GELU.", "matriz", b))
-        x = x + F.linear(oculta, bloque.mlp[2].weight, bloque.mlp[2].bias)  # (L, d_modelo)
+        x = x + bloque.mlp[2](oculta)  # (L, d_modelo)
         etapas.append(Etapa(f"bloque {b} · atajo residual 2", x, ("L", "d_modelo"), ("07",),
                             "x + MLP(LN(x)): la salida del bloque, lista para el siguiente.", "matriz", b))
     x, normalizada = _norma(x, modelo.norma_final)
     etapas.append(Etapa("LayerNorm final", x, ("L", "d_modelo"), ("10",),
                         "Una última normalización antes de hablar en caracteres.", "matriz", None,
                         _momentos(normalizada)))
-    logits = F.linear(x, modelo.salida.weight, modelo.salida.bias)  # (L, vocabulario)
+    logits = modelo.salida(x)  # (L, vocabulario)
     vocabulario = {"vocabulario": tokenizador.caracteres}
     etapas.append(Etapa("logits del siguiente carácter", logits[-1], ("vocabulario",), ("10",),
                         "Una capa lineal da un número por carácter posible; solo importa la última fila.",

@@ -14,6 +14,7 @@ import torch
 from matplotlib.colors import LinearSegmentedColormap
 
 from utilidades.graficos import ACENTO, GRIS, TINTA, barras_de_pesos, mapa_de_calor
+from utilidades.mascaras import mascara_causal
 from utilidades.paneles import figura_a_png
 from utilidades.visualizador import recorrer, visible
 
@@ -28,7 +29,7 @@ def _etiquetas(recorrido):
 def _rejilla(matrices, titulos, etiquetas, por_fila, lado=3.8):
     """Mapas de atención causales en una rejilla de tamaño fijo (se lee proyectada aunque la frase sea larga)."""
     L = len(etiquetas)
-    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+    futuro = mascara_causal(L)
     filas = -(-len(matrices) // por_fila)
     fig, ejes = plt.subplots(filas, por_fila, figsize=(lado * por_fila + 0.6, lado * filas + 0.4), squeeze=False)
     for k, (eje, matriz, titulo) in enumerate(zip(ejes.flat, matrices, titulos)):
@@ -155,7 +156,7 @@ def figura_una_cabeza(recorrido, bloque, cabeza):
     if not 0 <= cabeza < cabezas:
         raise ValueError(f"Cada bloque tiene {cabezas} cabezas (0 a {cabezas - 1}); pediste la {cabeza}.")
     L = len(recorrido.caracteres)
-    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+    futuro = mascara_causal(L)
     etiquetas = _etiquetas(recorrido)
     return mapa_de_calor(mapas[bloque].valor[cabeza].detach().cpu(), etiquetas, etiquetas, valores=True,
                          oculto=futuro, titulo=f"bloque {bloque} · cabeza {cabeza}",

@@ -16,6 +16,7 @@ from utilidades.ejercicios import (
     llamar,
     pista,
 )
+from utilidades.mascaras import mascara_causal
 
 COMIENZO_11_2 = "la atención mira atrás"
 
@@ -118,14 +119,14 @@ def _memoria_de_gpt2(respuesta):
 def _referencia(q, k, v):
     L, d = q.shape
     puntajes = q @ k.T / math.sqrt(d)
-    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+    futuro = mascara_causal(L)
     return torch.softmax(puntajes.masked_fill(futuro, -math.inf), dim=-1) @ v
 
 
 def _variantes(q, k, v):
     """Salidas de los errores frecuentes, para reconocerlos."""
     L, d = q.shape
-    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+    futuro = mascara_causal(L)
     puntajes = q @ k.T / math.sqrt(d)
     return {
         "escala": torch.softmax((q @ k.T).masked_fill(futuro, -math.inf), dim=-1) @ v,

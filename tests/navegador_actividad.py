@@ -10,7 +10,7 @@ import time
 import pytest
 
 PLAZO_ACCION = 15_000  # milisegundos de cada clic, movimiento o tecla de playwright
-PLAZO_ESPERA = 30.0  # segundos para que el kernel responda a un gesto
+PLAZO_ESPERA = 30.0  # segundos para que se vea un gesto (o, al reiniciar, la respuesta del kernel)
 
 LEER = """(raiz) => {
   const fijada = raiz.querySelector('.aqm-palabra.aqm-fijada');
@@ -32,7 +32,15 @@ LEER = """(raiz) => {
          || document.activeElement.getAttribute('data-indice')))
       : null,
     vivo: raiz.querySelector('.aqm-resumen').getAttribute('aria-live'),
+    titulo: raiz.querySelector('.aqm-titulo-barras').textContent,
   };
+}"""
+
+# El ratón entra en la palabra j y, en la misma tarea (sin dar tiempo a ninguna respuesta del kernel), se lee.
+ENTRAR_Y_LEER = """(raiz, j) => {
+  const palabra = raiz.querySelector(`.aqm-palabra[data-indice="${j}"]`);
+  palabra.dispatchEvent(new PointerEvent('pointerenter', { pointerType: 'mouse' }));
+  return (""" + LEER + """)(raiz);
 }"""
 
 
@@ -61,7 +69,7 @@ class Estudiante:
             pytest.fail(mensaje)
 
     def esperar(self, condicion, descripcion, tiempo=PLAZO_ESPERA):
-        """Espera a que lo visible cumpla `condicion` (las respuestas vienen del kernel); devuelve lo visible."""
+        """Espera a que lo visible cumpla `condicion` (con plazo); devuelve lo visible."""
         limite = time.monotonic() + tiempo
         while True:
             visto = self.leer()
@@ -96,7 +104,7 @@ class Estudiante:
         return self.leer()
 
     def quieto(self, tiempo=10.0):
-        """Espera a que lo visible deje de cambiar (tras un arrastre llegan varias respuestas del kernel)."""
+        """Espera a que lo visible deje de cambiar (con plazo)."""
         limite = time.monotonic() + tiempo
         antes = self.leer()
         while True:
@@ -179,10 +187,16 @@ def estudiante_en_la_actividad(pagina, actividad, capturas, prefijo=""):
     assert visto["porcentajes"][3] > 61, "Alejar la clave de «plata» hacia la consulta debe darle más peso."
     yo.reiniciar(inicial)
 
-    # Pasar el ratón previsualiza mientras nada está fijado; al salir de la frase vuelve la de antes.
+    # Pasar el ratón previsualiza mientras nada está fijado, al momento: la página calcula los pesos sin esperar
+    # al kernel. Lo que se lee en la misma tarea de JavaScript que la entrada del ratón (el kernel no ha podido
+    # contestar aún) ya son los números de Python para «la», con su título.
+    visto = actividad.evaluate(ENTRAR_Y_LEER, 2)
+    de_la = estado(CONSULTAS_INICIALES, CLAVES_INICIALES, 2)
+    assert visto["elegida"] == 2 and visto["fijada"] is None, visto
+    assert visto["titulo"] == "Pesos de «la» (suman 100 %)", visto
+    assert visto["porcentajes"] == de_la["porcentajes"] and visto["frase"] == de_la["resumen"], (visto, de_la)
     yo.palabra(2).hover(timeout=PLAZO_ACCION)
-    yo.esperar(lambda v: v["elegida"] == 2 and v["frase"].startswith("«la»") and v["fijada"] is None,
-               "«la» al pasar el ratón")
+    # Al salir de la frase vuelve la de antes.
     pagina.mouse.move(*yo.punto_del_plano(0.5, 0.5), steps=8)
     yo.esperar(lambda v: v["elegida"] == 6 and v["frase"] == inicial["resumen"], "«banco» otra vez al salir")
 

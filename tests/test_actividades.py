@@ -17,6 +17,7 @@ from utilidades.actividades import (
     estado,
     pesos_de_la_palabra,
     porcentajes_redondeados,
+    recortar,
     resumen,
 )
 
@@ -211,6 +212,11 @@ def test_la_actividad_se_usa_con_teclado_y_anuncia_el_resumen():
     for parte in ("construirVista", "dibujarFrase", "dibujarPlano", "dibujarBarras", "conectarPalabras",
                   "conectarArrastre", "conectarTeclado", "conectarControles", "asaMasCercana"):
         assert f"function {parte}(" in js, parte
+    # Del modelo, solo lo que ya tenía anywidget 0.9 (Colab trae esa versión con ipywidgets 7.7.1).
+    import re as _re
+
+    usados = set(_re.findall(r"\bmodel\.(\w+)", js))
+    assert usados <= {"get", "set", "save_changes", "on", "off", "send"}, usados
     # render solo une las partes: ninguna función del módulo pasa de 60 líneas.
     import re
 
@@ -242,3 +248,316 @@ def test_sin_anywidget_la_actividad_lo_dice_y_se_muestra_quieta(monkeypatch, cap
     finally:
         monkeypatch.delitem(sys.modules, "anywidget")
         importlib.reload(modulo)
+
+
+# --- La página, en Chromium y sin kernel: calcula lo mismo que Python y al momento ----------------------------
+# Un modelo de anywidget de mentira (solo get, set, save_changes, send, on y off, lo que tiene la 0.9) hace de
+# kernel: cada `save_changes` llega a un `AQuienMira` de Python de verdad y su respuesta vuelve con retraso, como
+# en Colab. Todas las esperas tienen plazo.
+
+import json  # noqa: E402
+import time  # noqa: E402
+
+RETARDO_KERNEL_MS = 400  # lo que tarda en volver la respuesta de «Python»
+PLAZO_MS = 10_000  # de cada acción de playwright
+ORIGEN = "http://actividad.prueba/"
+
+PAGINA = """<!doctype html><html><head><meta charset="utf-8"><style>__CSS__</style></head>
+<body style="margin: 20px"><div id="sitio"></div><script type="module">
+import modulo, * as todo from "./actividad_01.js";
+const datos = JSON.parse(__INICIAL__);
+const oyentes = new Map();
+let pendientes = {};
+window.enviados = [];
+const igual = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const disparar = (nombre) => (oyentes.get(`change:${nombre}`) || []).slice().forEach((f) => f());
+async function hablar(peticion) {  // el kernel: Python responde con todos sus rasgos, un poco después
+  window.enviados.push(peticion);
+  const respuesta = JSON.parse(await window.kernel(JSON.stringify(peticion)));
+  await new Promise((listo) => setTimeout(listo, __RETARDO__));
+  for (const [nombre, valor] of Object.entries(respuesta)) {
+    if (!igual(datos[nombre], valor)) { datos[nombre] = valor; disparar(nombre); }
+  }
+}
+const modelo = {
+  get: (nombre) => datos[nombre],
+  set: (nombre, valor) => {  // como Backbone: sin cambio no hay evento
+    if (igual(datos[nombre], valor)) return;
+    datos[nombre] = valor; pendientes[nombre] = valor; disparar(nombre);
+  },
+  save_changes: () => {
+    const cambios = pendientes; pendientes = {};
+    if (Object.keys(cambios).length) hablar({ cambios });
+  },
+  send: (mensaje) => hablar({ mensaje }),
+  on: (evento, f) => oyentes.set(evento, [...(oyentes.get(evento) || []), f]),
+  off: (evento, f) => oyentes.set(evento, (oyentes.get(evento) || []).filter((g) => g !== f)),
+};
+window.calcularEstado = todo.calcularEstado;
+modulo.render({ model: modelo, el: document.getElementById("sitio") });
+window.listo = true;
+</script></body></html>"""
+
+LEER_PAGINA = """() => {
+  const raiz = document.querySelector('.aqm-raiz');
+  const barras = Array.from(raiz.querySelectorAll('.aqm-barra'));
+  return {
+    titulo: raiz.querySelector('.aqm-titulo-barras').textContent,
+    porcentajes: barras.map((b) => { const t = b.querySelector('.aqm-porcentaje').textContent;
+                                     return t.includes('%') ? parseInt(t) : null; }),
+    pesos: barras.map((b) => Number(b.dataset.peso)),
+    frase: raiz.querySelector('.aqm-resumen').textContent,
+    elegida: Number(raiz.querySelector('.aqm-palabra.aqm-elegida').dataset.indice),
+    coordenadas: raiz.querySelector('.aqm-coordenadas').textContent,
+    enviados: window.enviados.length,
+  };
+}"""
+
+ENTRADAS = ("consultas", "claves", "elegida", "temperatura", "causal")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("falta playwright (`python3 tareas.py pruebas` instala las herramientas de pruebas).")
+    from herramientas.navegador import OPCIONES_CHROMIUM, ruta_chromium
+
+    ruta = ruta_chromium()
+    if ruta is None:
+        pytest.skip("falta Chromium para probar la actividad en una página.")
+    with sync_playwright() as p:
+        navegador = p.chromium.launch(executable_path=ruta, headless=True, args=OPCIONES_CHROMIUM, timeout=60_000)
+        yield navegador
+        navegador.close()
+
+
+class Pagina:
+    """La actividad sola en una página, con un `AQuienMira` de Python (`self.widget`) de kernel."""
+
+    def __init__(self, navegador):
+        self.widget = AQuienMira()
+        self.pagina = navegador.new_page(viewport={"width": 1000, "height": 800})
+        self.pagina.set_default_timeout(PLAZO_MS)
+        archivos = {"index.html": self._html(), "actividad_01.js": AQuienMira._esm}
+        self.pagina.route(ORIGEN + "**", lambda ruta: ruta.fulfill(
+            status=200, body=archivos[ruta.request.url[len(ORIGEN):]],
+            content_type="text/html" if ruta.request.url.endswith(".html") else "text/javascript"))
+        self.errores = []
+        self.pagina.on("pageerror", lambda error: self.errores.append(str(error)))
+        self.pagina.expose_function("kernel", self._kernel)
+        self.pagina.goto(ORIGEN + "index.html", timeout=PLAZO_MS)
+        self.pagina.wait_for_function("window.listo === true", timeout=PLAZO_MS)
+
+    def _html(self):
+        inicial = {n: getattr(self.widget, n) for n in ("palabras", "limites", "pesos", "porcentajes", "visibles",
+                                                          "frase") + ENTRADAS}
+        return (PAGINA.replace("__CSS__", AQuienMira._css).replace("__RETARDO__", str(RETARDO_KERNEL_MS))
+                .replace("__INICIAL__", json.dumps(json.dumps(inicial))))
+
+    def _kernel(self, texto):
+        peticion = json.loads(texto)
+        if "cambios" in peticion:
+            self.widget.set_state(peticion["cambios"])
+        else:
+            self.widget._mensaje(self.widget, peticion["mensaje"], [])
+        return json.dumps({n: getattr(self.widget, n) for n in ("pesos", "porcentajes", "visibles", "frase")
+                           + ENTRADAS})
+
+    def leer(self):
+        return self.pagina.evaluate(LEER_PAGINA)
+
+    def esperar(self, condicion, descripcion, segundos=10.0):
+        limite = time.monotonic() + segundos
+        while True:
+            visto = self.leer()
+            if condicion(visto):
+                return visto
+            if time.monotonic() > limite:
+                pytest.fail(f"La página no llegó a: {descripcion} (en {segundos:.0f} s). Se ve: {visto}")
+            self.pagina.wait_for_timeout(50)
+
+    def centro(self, selector):
+        caja = self.pagina.locator(selector).bounding_box(timeout=PLAZO_MS)
+        return caja["x"] + caja["width"] / 2, caja["y"] + caja["height"] / 2
+
+
+@pytest.fixture
+def pagina(chromium):
+    p = Pagina(chromium)
+    yield p
+    p.pagina.close()
+    assert not p.errores, f"Errores de JavaScript en la página: {p.errores}"
+
+
+def _esperado(consultas, claves, elegida, temperatura=1.0, causal=False):
+    datos = estado([[recortar(x, -LIMITE_PLANO, LIMITE_PLANO) for x in v] for v in consultas],
+                   [[recortar(x, -LIMITE_PLANO, LIMITE_PLANO) for x in v] for v in claves], elegida, temperatura,
+                   causal)
+    datos["porcentajes_vistos"] = [p if v else None for p, v in zip(datos["porcentajes"], datos["visibles"])]
+    return datos
+
+
+def _coincide(visto, esperado, palabra):
+    """La página enseña los números de Python para `palabra`: título, barras, pesos exactos y frase."""
+    assert visto["titulo"] == f"Pesos de «{palabra}» (suman 100 %)", visto
+    assert visto["porcentajes"] == esperado["porcentajes_vistos"], (visto, esperado)
+    np.testing.assert_allclose(visto["pesos"], esperado["pesos"], rtol=0, atol=1e-12)
+    assert visto["frase"] == esperado["resumen"]
+
+
+def test_la_pagina_calcula_los_mismos_numeros_que_python(pagina):
+    generador = np.random.default_rng(21)
+    casos = []
+    for _ in range(300):
+        causal = bool(generador.integers(2))
+        casos.append({"consultas": generador.uniform(-3.4, 3.4, (7, 2)).round(1).tolist(),
+                      "claves": generador.uniform(-3.4, 3.4, (7, 2)).round(1).tolist(),
+                      "elegida": int(generador.integers(7)), "causal": causal,
+                      "temperatura": float(np.exp(generador.uniform(np.log(0.05), np.log(12)))),
+                      "palabras": list(PALABRAS)})
+    origen = [[0.0, 0.0]] * 7
+    casos += [dict(casos[0], consultas=origen, claves=origen),  # empate: «por igual»
+              dict(casos[0], elegida=0, causal=True),  # solo puede mirarse a sí misma
+              dict(casos[0], temperatura=0.0), dict(casos[0], temperatura=T_MINIMA),  # fuera y en el borde
+              dict(casos[0], consultas=[[99.0, -99.0]] * 7)]  # fuera del plano: se recorta
+    calculados = pagina.pagina.evaluate("(casos) => casos.map((c) => window.calcularEstado(c))", casos)
+    for caso, js in zip(casos, calculados):
+        esperado = _esperado(caso["consultas"], caso["claves"], caso["elegida"],
+                             recortar(caso["temperatura"], T_MINIMA, T_MAXIMA), caso["causal"])
+        np.testing.assert_allclose(js["pesos"], esperado["pesos"], rtol=0, atol=1e-12)
+        assert js["porcentajes"] == esperado["porcentajes"], (caso, js)
+        assert js["visibles"] == esperado["visibles"] and js["frase"] == esperado["resumen"], (caso, js)
+
+
+def test_raton_y_arrastre_responden_sin_esperar_y_python_recibe_el_final(pagina):
+    w = pagina.widget
+    inicial = _esperado(CONSULTAS_INICIALES, CLAVES_INICIALES, BANCO)
+    _coincide(pagina.leer(), inicial, "banco")
+    # Pasar el ratón: cada palabra enseña sus pesos en cuanto el ratón entra (la respuesta de Python tardaría
+    # 400 ms y ni siquiera se le pide: previsualizar no cambia nada en Python).
+    for j, palabra in enumerate(PALABRAS):
+        pagina.pagina.locator(f'.aqm-palabra[data-indice="{j}"]').hover(timeout=PLAZO_MS)
+        visto = pagina.leer()
+        assert visto["elegida"] == j
+        _coincide(visto, _esperado(CONSULTAS_INICIALES, CLAVES_INICIALES, j), palabra)
+    assert pagina.leer()["enviados"] == 0 and w.elegida == BANCO
+    pagina.pagina.mouse.move(*pagina.centro(".aqm-fondo"))  # fuera de la frase: vuelve «banco»
+    _coincide(pagina.leer(), inicial, "banco")
+
+    # Arrastrar la clave de «plata»: a medio camino las barras ya son las de Python para ese punto, y Python
+    # no recibe nada hasta soltar.
+    x, y = pagina.centro('.aqm-clave[data-indice="3"] .aqm-punto')
+    caja = pagina.pagina.locator(".aqm-fondo").bounding_box(timeout=PLAZO_MS)
+    pagina.pagina.mouse.move(x, y)
+    pagina.pagina.mouse.down()
+    claves = [list(k) for k in CLAVES_INICIALES]
+    for paso in range(1, 4):
+        destino = (x + (caja["x"] + 0.9 * caja["width"] - x) * paso / 3, y + (caja["y"] + 0.1 * caja["height"] - y)
+                   * paso / 3)
+        pagina.pagina.mouse.move(*destino, steps=3)
+        visto = pagina.leer()
+        assert visto["coordenadas"].startswith("clave de «plata»: ("), visto
+        claves[3] = [float(c) for c in visto["coordenadas"].split("(")[1].rstrip(")").split(",")]
+        _coincide(visto, _esperado(CONSULTAS_INICIALES, claves, BANCO), "banco")
+        assert visto["enviados"] == 0, "Mientras se arrastra no se manda nada a Python."
+    assert claves[3] != list(CLAVES_INICIALES[3])
+    pagina.pagina.mouse.up()
+    visto = pagina.esperar(lambda v: v["enviados"] == 1, "un envío al soltar")
+    assert w.claves[3] == claves[3], "Al soltar, Python tiene la clave donde quedó."
+    assert w.porcentajes == visto["porcentajes"] and np.allclose(w.pesos, visto["pesos"], rtol=0, atol=1e-12)
+
+    # Un clic fija «el» y se manda; la máscara causal y la temperatura, también al soltarlas.
+    pagina.pagina.locator('.aqm-palabra[data-indice="5"]').click(timeout=PLAZO_MS)
+    _coincide(pagina.leer(), _esperado(CONSULTAS_INICIALES, claves, EL), "el")
+    pagina.pagina.locator(".aqm-causal").check(timeout=PLAZO_MS)
+    visto = pagina.leer()
+    _coincide(visto, _esperado(CONSULTAS_INICIALES, claves, EL, causal=True), "el")
+    pagina.pagina.locator(".aqm-temperatura").fill("250", timeout=PLAZO_MS)
+    visto = pagina.esperar(lambda v: w.temperatura != 1.0 and w.causal and w.elegida == EL,
+                           "T, máscara y «el» en Python")
+    _coincide(visto, _esperado(CONSULTAS_INICIALES, claves, EL, w.temperatura, causal=True), "el")
+    assert w.porcentajes == visto["porcentajes"][:6] + [0] and w.claves[3] == claves[3]
+
+    # «Volver al inicio» lo decide Python: la página recoge su respuesta.
+    pagina.pagina.locator(".aqm-reiniciar").click(timeout=PLAZO_MS)
+    visto = pagina.esperar(lambda v: v["porcentajes"] == inicial["porcentajes_vistos"], "el estado inicial")
+    _coincide(visto, inicial, "banco")
+
+
+OBSERVAR = """() => {
+  window.fotos = [];
+  const raiz = document.querySelector('.aqm-raiz');
+  const foto = (origen) => window.fotos.push({
+    origen,
+    titulo: raiz.querySelector('.aqm-titulo-barras').textContent,
+    porcentajes: Array.from(raiz.querySelectorAll('.aqm-barra .aqm-porcentaje')).map((s) => parseInt(s.textContent)),
+    frase: raiz.querySelector('.aqm-resumen').textContent,
+  });
+  // Tras cada tanda de cambios del DOM (antes de que se pinte) y en cada fotograma.
+  new MutationObserver(() => foto('cambio')).observe(raiz, { subtree: true, childList: true, characterData: true });
+  const fotograma = () => { foto('fotograma'); if (window.fotos.length < 5000) requestAnimationFrame(fotograma); };
+  requestAnimationFrame(fotograma);
+}"""
+
+
+def test_titulo_barras_y_frase_cambian_a_la_vez(pagina):
+    """Nunca se ven, ni un fotograma, las barras de una palabra bajo el título de otra."""
+    pagina.pagina.evaluate(OBSERVAR)
+    for j in (2, 0, 4, 1, 3):
+        pagina.pagina.locator(f'.aqm-palabra[data-indice="{j}"]').hover(timeout=PLAZO_MS)
+        pagina.pagina.wait_for_timeout(60)
+    for j in (5, 2):
+        pagina.pagina.locator(f'.aqm-palabra[data-indice="{j}"]').click(timeout=PLAZO_MS)
+        pagina.pagina.wait_for_timeout(60)
+    pagina.pagina.wait_for_timeout(RETARDO_KERNEL_MS + 300)  # llegan las respuestas de «Python»
+    fotos = pagina.pagina.evaluate("() => window.fotos")
+    assert len({f["titulo"] for f in fotos}) >= 6, "La prueba debe ver varias palabras."
+    for foto in fotos:
+        palabra = foto["titulo"].split("«")[1].split("»")[0]
+        esperado = _esperado(CONSULTAS_INICIALES, CLAVES_INICIALES, PALABRAS.index(palabra))
+        assert foto["porcentajes"] == esperado["porcentajes"] and foto["frase"] == esperado["resumen"], (
+            f"Barras de otra palabra bajo el título «{palabra}» ({foto['origen']}): {foto}")
+
+
+# --- La figura quieta (lección 01, «El estado inicial, dibujado») ------------------------------------------------
+
+
+@pytest.mark.parametrize("elegida,causal", [(BANCO, False), (EL, True), (2, False)])
+def test_figura_explica_el_tamano_de_los_puntos_y_ningun_nombre_pisa_nada(elegida, causal):
+    import matplotlib
+
+    matplotlib.use("agg")
+    import matplotlib.pyplot as plt
+
+    from utilidades.actividades import TAMANO_PUNTO, dibujar_estado
+    from utilidades.graficos import aplicar_estilo
+
+    aplicar_estilo()
+    fig = dibujar_estado(elegida=elegida, causal=causal)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    plano = fig.axes[1]  # la frase, el plano, las barras
+    # La leyenda dice qué es el tamaño de un punto, con tres muestras del tamaño que tendría cada peso.
+    leyenda = plano.get_legend()
+    assert leyenda is not None, "El plano necesita una leyenda que diga qué significa el tamaño de los puntos."
+    assert "tamaño" in leyenda.get_title().get_text() and "peso" in leyenda.get_title().get_text()
+    assert [t.get_text() for t in leyenda.get_texts()] == ["10 %", "30 %", "60 %"]
+    assert [float(m.get_sizes()[0]) for m in leyenda.legend_handles] == [TAMANO_PUNTO(p) for p in (0.1, 0.3, 0.6)]
+    # Los nombres de las claves: ninguno en el cruce de los ejes, sobre otro nombre o sobre el punto de otra palabra.
+    nombres = [t for t in plano.texts if t.get_text() in PALABRAS]
+    assert len(nombres) == 7
+    cajas = [t.get_window_extent(renderer) for t in nombres]
+    ox, oy = plano.transData.transform((0, 0))
+    for caja, texto in zip(cajas, nombres):
+        assert not (caja.x0 - 4 <= ox <= caja.x1 + 4 and caja.y0 - 4 <= oy <= caja.y1 + 4), (
+            f"El nombre «{texto.get_text()}» está sobre el cruce de los ejes.")
+    for a in range(7):
+        for b in range(a + 1, 7):
+            assert not cajas[a].overlaps(cajas[b]), (nombres[a].get_text(), nombres[b].get_text())
+    for puntos in plano.collections[:7]:  # los siete puntos de las claves, en el orden de la frase
+        (cx, cy), = plano.transData.transform(puntos.get_offsets())
+        for caja, texto in zip(cajas, nombres):
+            assert not caja.contains(cx, cy) or texto is nombres[plano.collections.index(puntos)], texto.get_text()
+    plt.close(fig)

@@ -1,9 +1,15 @@
-// Actividad «¿A quién mira cada palabra?» (lección 01). Módulo de anywidget (API ≥ 0.9: export default
-// { render }). Solo dibuja y recoge gestos: los pesos, porcentajes y la frase llegan calculados desde Python.
+// Actividad «¿A quién mira cada palabra?» (lección 01). Módulo de anywidget (API de la 0.9: export default
+// { render }, y del modelo solo get, set, save_changes, on, off y send, que también tiene Colab).
 //
-// Partes: construirVista (el esqueleto), dibujarFrase / dibujarPlano / dibujarBarras / dibujarControles (lo
-// que cambia), conectarPalabras (clic fija, ratón previsualiza), conectarArrastre (el asa más cercana gana),
-// conectarTeclado (palabras y vectores con las flechas) y conectarControles (T, máscara, reinicio).
+// La página calcula los pesos ella misma (calcularEstado: lo mismo que `estado` en utilidades/actividades.py),
+// así que pasar el ratón o arrastrar responde al momento, sin esperar al kernel. Al terminar cada gesto (soltar
+// un vector, un clic, soltar el deslizador, una tecla) manda el estado a Python, que sigue siendo la fuente de
+// verdad de las comprobaciones; y si Python cambia el estado (reiniciar, o una celda), la página lo recoge.
+//
+// Partes: calcularEstado (los números), construirVista (el esqueleto), dibujarFrase / dibujarPlano /
+// dibujarBarras / dibujarControles (lo que cambia), conectarPalabras (clic fija, ratón previsualiza),
+// conectarArrastre (el asa más cercana gana), conectarTeclado (palabras y vectores con las flechas) y
+// conectarControles (T, máscara, reinicio).
 
 const SVG = "http://www.w3.org/2000/svg";
 const XHTML = "http://www.w3.org/1999/xhtml";
@@ -27,6 +33,61 @@ function html(etiqueta, atributos = {}, padre = null) {
 }
 
 const formato = ([x, y]) => `(${x.toFixed(1)}, ${y.toFixed(1)})`;
+
+// --- Los números: una copia exacta de `estado` (utilidades/actividades.py), probada contra ella ---------------
+
+const acotar = (v, minimo, maximo) => (Number.isNaN(Number(v)) ? minimo : Math.min(Math.max(Number(v), minimo), maximo));
+
+function calcularPesos(consultas, claves, elegida, temperatura, causal) {
+  // softmax(q·k / (√2·T)) de la palabra elegida; con la máscara causal, lo posterior no cuenta.
+  const q = consultas[elegida];
+  const visibles = claves.map((_, j) => !causal || j <= elegida);
+  const puntajes = claves.map((k) => (k[0] * q[0] + k[1] * q[1]) / (Math.sqrt(2) * temperatura));
+  const maximo = Math.max(...puntajes.filter((_, j) => visibles[j])); // restarlo evita desbordes con T pequeña
+  const exponenciales = puntajes.map((s, j) => (visibles[j] ? Math.exp(s - maximo) : 0));
+  const total = exponenciales.reduce((a, b) => a + b, 0);
+  return { pesos: exponenciales.map((e) => e / total), visibles };
+}
+
+function porcentajesRedondeados(pesos) {
+  // Enteros que suman 100 (resto mayor): los que más pierden al truncar reciben un punto (a igualdad, el primero).
+  const total = pesos.reduce((a, b) => a + b, 0);
+  const exactos = pesos.map((p) => 100 * p / total);
+  const enteros = exactos.map(Math.floor);
+  const faltan = 100 - enteros.reduce((a, b) => a + b, 0);
+  const orden = pesos.map((_, i) => i).sort((a, b) => ((exactos[b] - enteros[b]) - (exactos[a] - enteros[a])) || a - b);
+  orden.slice(0, faltan).forEach((i) => { enteros[i] += 1; });
+  return enteros;
+}
+
+function frase(palabras, pesos, porcentajes, elegida) {
+  const visibles = pesos.map((_, i) => i).filter((i) => pesos[i] > 0);
+  const nombre = (i) => (i === elegida ? "sí misma" : `«${palabras[i]}»`);
+  const quien = `«${palabras[elegida]}»`;
+  if (visibles.length === 1) return `${quien} solo puede mirar a ${nombre(visibles[0])} (${porcentajes[visibles[0]]} %)`;
+  const valores = visibles.map((i) => pesos[i]);
+  if (Math.max(...valores) - Math.min(...valores) < 0.01) {
+    return `${quien} reparte su atención casi por igual entre las ${visibles.length} palabras que ve`;
+  }
+  const [primera, segunda] = visibles.slice().sort((a, b) => (pesos[b] - pesos[a]) || a - b);
+  if (porcentajes[segunda] === 0) return `${quien} mira casi solo a ${nombre(primera)} (${porcentajes[primera]} %)`;
+  return `${quien} mira sobre todo a ${nombre(primera)} (${porcentajes[primera]} %) ` +
+    `y después a ${nombre(segunda)} (${porcentajes[segunda]} %)`;
+}
+
+export function calcularEstado(datos, limites = { t_minima: 0.1, t_maxima: 10, plano: 3 }) {
+  // Lo que muestra la actividad para unos vectores y controles, recortados como los recorta Python.
+  const L = limites.plano;
+  const recorte = (vectores) => vectores.map((v) => v.map((x) => acotar(x, -L, L)));
+  const n = datos.claves.length;
+  const elegida = Math.trunc(acotar(datos.elegida, 0, n - 1));
+  const temperatura = acotar(datos.temperatura, limites.t_minima, limites.t_maxima);
+  const { pesos, visibles } = calcularPesos(recorte(datos.consultas), recorte(datos.claves), elegida, temperatura,
+    Boolean(datos.causal));
+  const porcentajes = porcentajesRedondeados(pesos);
+  const palabras = datos.palabras.length === n ? datos.palabras : pesos.map((_, i) => String(i));
+  return { pesos, porcentajes, visibles, elegida, frase: frase(palabras, pesos, porcentajes, elegida) };
+}
 
 // --- Geometría: temperatura en escala logarítmica, plano de -L..L a píxeles y vuelta ----------------------
 
@@ -106,10 +167,10 @@ function construirVista(el) {
 
 // --- Lo que cambia con cada respuesta de Python ---------------------------------------------------------------
 
-function dibujarArcos(model, vista, geo) {
-  const pesos = model.get("pesos");
-  const visibles = model.get("visibles");
-  const elegida = model.get("elegida");
+function dibujarArcos(d, vista, geo) {
+  const pesos = d.pesos;
+  const visibles = d.visibles;
+  const elegida = d.elegida;
   const xs = geo.centros();
   const base = ALTO_FRASE - 52;
   vista.capaArcos.replaceChildren();
@@ -131,11 +192,11 @@ function dibujarArcos(model, vista, geo) {
   });
 }
 
-function dibujarFrase(model, vista, geo, estado) {
-  dibujarArcos(model, vista, geo);
-  const palabras = model.get("palabras");
-  const visibles = model.get("visibles");
-  const elegida = model.get("elegida");
+function dibujarFrase(d, vista, geo, estado) {
+  dibujarArcos(d, vista, geo);
+  const palabras = d.palabras;
+  const visibles = d.visibles;
+  const elegida = d.elegida;
   // Las palabras no se vuelven a crear (si no, el ratón quieto sobre una «entraría» en ella otra vez).
   Array.from(vista.capaPalabras.children).forEach((grupo, j) => {
     const clases = ["aqm-palabra"];
@@ -150,17 +211,18 @@ function dibujarFrase(model, vista, geo, estado) {
   });
 }
 
-function dibujarBarras(model, vista) {
-  const palabras = model.get("palabras");
-  const porcentajes = model.get("porcentajes");
-  const visibles = model.get("visibles");
-  const elegida = model.get("elegida");
+function dibujarBarras(d, vista) {
+  const palabras = d.palabras;
+  const porcentajes = d.porcentajes;
+  const visibles = d.visibles;
+  const elegida = d.elegida;
   vista.barras.replaceChildren();
   const titulo = html("div", { class: "aqm-titulo-barras" }, vista.barras);
   titulo.textContent = `Pesos de «${palabras[elegida]}» (suman 100 %)`;
   palabras.forEach((palabra, j) => {
-    const fila = html("div", { class: "aqm-barra" + (visibles[j] ? "" : " aqm-oculta"), "data-indice": j },
-      vista.barras);
+    // data-peso: el peso sin redondear (las pruebas lo comparan con el de Python).
+    const fila = html("div", { class: "aqm-barra" + (visibles[j] ? "" : " aqm-oculta"), "data-indice": j,
+      "data-peso": String(d.pesos[j]) }, vista.barras);
     html("span", { class: "aqm-nombre" }, fila).textContent = palabra;
     const carril = html("span", { class: "aqm-carril" }, fila);
     const relleno = html("span", { class: "aqm-relleno" }, carril);
@@ -190,13 +252,13 @@ function dibujarEjes(vista, geo) {
     .textContent = "flecha: consulta · puntos: claves (arrástralos)";
 }
 
-function dibujarPlano(model, vista, geo, estado) {
-  const palabras = model.get("palabras");
-  const claves = model.get("claves");
-  const consultas = model.get("consultas");
-  const pesos = model.get("pesos");
-  const visibles = model.get("visibles");
-  const elegida = model.get("elegida");
+function dibujarPlano(d, vista, geo, estado) {
+  const palabras = d.palabras;
+  const claves = d.claves;
+  const consultas = d.consultas;
+  const pesos = d.pesos;
+  const visibles = d.visibles;
+  const elegida = d.elegida;
   const conFoco = document.activeElement;
   const enfocada = conFoco && vista.svgPlano.contains(conFoco) ? conFoco.getAttribute("data-asa") : null;
   vista.capaClaves.replaceChildren();
@@ -231,78 +293,113 @@ function dibujarPlano(model, vista, geo, estado) {
     const nodo = vista.svgPlano.querySelector(`[data-asa="${enfocada}"]`);
     if (nodo) nodo.focus({ preventScroll: true });
   }
-  dibujarCoordenadas(model, vista, estado);
+  dibujarCoordenadas(d, vista, estado);
 }
 
-function dibujarCoordenadas(model, vista, estado) {
+function dibujarCoordenadas(d, vista, estado) {
   // Las coordenadas del último vector tocado (o de la consulta elegida): así se pueden copiar a un ejercicio.
-  const palabras = model.get("palabras");
-  const ultimo = estado.ultimo || { tipo: "consulta", indice: model.get("elegida") };
-  const indice = ultimo.tipo === "consulta" ? model.get("elegida") : ultimo.indice;
-  const vector = model.get(ultimo.tipo === "consulta" ? "consultas" : "claves")[indice];
+  const palabras = d.palabras;
+  const ultimo = estado.ultimo || { tipo: "consulta", indice: d.elegida };
+  const indice = ultimo.tipo === "consulta" ? d.elegida : ultimo.indice;
+  const vector = d[ultimo.tipo === "consulta" ? "consultas" : "claves"][indice];
   vista.coordenadas.textContent = `${ultimo.tipo} de «${palabras[indice]}»: ${formato(vector)}`;
   vista.coordenadas.setAttribute("data-tipo", ultimo.tipo);
   vista.coordenadas.setAttribute("data-indice", String(indice));
 }
 
-function dibujarControles(model, vista, geo) {
-  const t = model.get("temperatura");
+function dibujarControles(d, vista, geo) {
+  const t = d.temperatura;
   if (document.activeElement !== vista.deslizador) vista.deslizador.value = String(geo.aDeslizador(t));
   vista.valorT.textContent = `= ${t.toFixed(2)}`;
-  vista.casilla.checked = model.get("causal");
+  vista.casilla.checked = d.causal;
+}
+
+// --- El estado en la página: una copia de los datos del modelo que los gestos cambian al momento ------------
+
+const ENTRADAS = ["consultas", "claves", "elegida", "temperatura", "causal"];
+
+function crearLocal(model, geo) {
+  // datos: lo que se ve (Python lo recibe al terminar cada gesto); previa: la palabra que se previsualiza con el
+  // ratón (o null), que no se manda a Python; enviando: true mientras se copian los datos al modelo.
+  const copia = (valor) => JSON.parse(JSON.stringify(valor));
+  const local = { datos: null, previa: null, enviando: false };
+  local.recoger = () => {
+    local.datos = copia(Object.fromEntries(["palabras", ...ENTRADAS].map((n) => [n, model.get(n)])));
+  };
+  local.ver = () => {
+    // Lo que se dibuja: los datos (con la palabra previsualizada, si la hay) y sus pesos, todo de una vez.
+    const elegida = local.previa !== null ? local.previa : local.datos.elegida;
+    const limites = geo.limites();
+    const L = limites.plano;
+    const recorte = (vectores) => vectores.map((v) => v.map((x) => acotar(x, -L, L)));
+    const calculo = calcularEstado({ ...local.datos, elegida }, limites);
+    return { ...local.datos, consultas: recorte(local.datos.consultas), claves: recorte(local.datos.claves),
+      temperatura: acotar(local.datos.temperatura, limites.t_minima, limites.t_maxima), ...calculo };
+  };
+  local.enviar = () => {
+    // Fin de un gesto: Python recibe el estado entero (vectores, palabra elegida, T y máscara) en un mensaje.
+    local.enviando = true;
+    try {
+      for (const nombre of ENTRADAS) model.set(nombre, copia(local.datos[nombre]));
+    } finally {
+      local.enviando = false;
+    }
+    model.save_changes();
+  };
+  local.elegir = (i) => {
+    const n = local.datos.palabras.length;
+    local.datos.elegida = ((i % n) + n) % n;
+    local.previa = null;
+    return local.datos.elegida;
+  };
+  local.mover = (tipo, indice, vector) => {
+    local.datos[tipo === "consulta" ? "consultas" : "claves"][indice] = vector;
+  };
+  local.recoger();
+  return local;
 }
 
 // --- Gestos ------------------------------------------------------------------------------------------------
 
-function elegir(model, i) {
-  const n = model.get("palabras").length;
-  const nueva = ((i % n) + n) % n;
-  if (nueva !== model.get("elegida")) {
-    model.set("elegida", nueva);
-    model.save_changes();
-  }
-  return nueva;
-}
-
-function conectarPalabras(model, vista, geo, estado, redibujar) {
+function conectarPalabras(local, vista, geo, estado, redibujar) {
   const xs = geo.centros();
   const base = ALTO_FRASE - 30;
   vista.capaPalabras.replaceChildren();
-  model.get("palabras").forEach((palabra, j) => {
+  local.datos.palabras.forEach((palabra, j) => {
     const grupo = crear("g", { class: "aqm-palabra", "data-indice": j, tabindex: "0", role: "option",
       transform: `translate(${xs[j]}, ${base})` }, vista.capaPalabras);
     crear("rect", { x: -46, y: -21, width: 92, height: 36, rx: 8 }, grupo);
     crear("text", { x: 0, y: -2, "text-anchor": "middle", "dominant-baseline": "middle" }, grupo)
       .textContent = palabra;
-    // Un clic fija la palabra; otro clic en la misma la suelta.
+    // Un clic fija la palabra (y se manda a Python); otro clic en la misma la suelta.
     grupo.addEventListener("click", () => {
       estado.fijada = estado.fijada === j ? null : j;
-      estado.previa = null;
       estado.teclado = null; // las flechas vuelven a mover la palabra elegida
-      elegir(model, j);
+      local.elegir(j);
+      local.enviar();
       // El cuaderno puede quedarse el foco tras el clic: lo recupera la actividad, para que funcionen las flechas.
       setTimeout(() => vista.raiz.focus({ preventScroll: true }), 0);
       redibujar();
     });
-    // Pasar el ratón solo previsualiza, y solo mientras no hay ninguna fijada ni se arrastra nada.
+    // Pasar el ratón solo previsualiza (sin avisar a Python), mientras no hay ninguna fijada ni se arrastra nada.
     grupo.addEventListener("pointerenter", (evento) => {
       if (evento.pointerType !== "mouse" || estado.fijada !== null || estado.arrastre !== null) return;
-      if (estado.previa === null) estado.previa = model.get("elegida"); // la de antes de previsualizar
-      elegir(model, j);
+      local.previa = j;
+      redibujar();
     });
   });
-  // Al salir de la frase sin haber fijado nada, vuelve la palabra de antes de la previsualización.
+  // Al salir de la frase, vuelve la palabra elegida de antes de la previsualización.
   vista.svgFrase.addEventListener("pointerleave", () => {
-    if (estado.previa !== null && estado.fijada === null) elegir(model, estado.previa);
-    estado.previa = null;
+    if (local.previa === null) return;
+    local.previa = null;
+    redibujar();
   });
 }
 
-function asaMasCercana(model, geo, px, py) {
+function asaMasCercana(d, geo, px, py) {
   // Todas las asas compiten por distancia: la consulta no tapa a una clave cercana, ni al revés.
-  const elegida = model.get("elegida");
-  const candidatas = [{ tipo: "consulta", indice: elegida, vector: model.get("consultas")[elegida] }];
-  model.get("claves").forEach((vector, j) => candidatas.push({ tipo: "clave", indice: j, vector }));
+  const candidatas = [{ tipo: "consulta", indice: d.elegida, vector: d.consultas[d.elegida] }];
+  d.claves.forEach((vector, j) => candidatas.push({ tipo: "clave", indice: j, vector }));
   let mejor = null;
   for (const c of candidatas) {
     const [x, y] = geo.aPixel(c.vector);
@@ -312,20 +409,12 @@ function asaMasCercana(model, geo, px, py) {
   return mejor;
 }
 
-function moverVector(model, tipo, indice, vector) {
-  const nombre = tipo === "consulta" ? "consultas" : "claves";
-  const vectores = model.get(nombre).map((v) => v.slice());
-  vectores[indice] = vector;
-  model.set(nombre, vectores);
-}
-
-function conectarArrastre(model, vista, geo, estado, redibujarPlano) {
+function conectarArrastre(local, vista, geo, estado, redibujar) {
   const svg = vista.svgPlano;
   const enPlano = (evento) => new DOMPoint(evento.clientX, evento.clientY).matrixTransform(svg.getScreenCTM().inverse());
-  let pendiente = false;
   svg.addEventListener("pointerdown", (evento) => {
     const p = enPlano(evento);
-    const asa = asaMasCercana(model, geo, p.x, p.y);
+    const asa = asaMasCercana(local.ver(), geo, p.x, p.y);
     if (asa === null) return;
     evento.preventDefault();
     estado.arrastre = { tipo: asa.tipo, indice: asa.indice };
@@ -334,32 +423,25 @@ function conectarArrastre(model, vista, geo, estado, redibujarPlano) {
     // Después, con el foco en la actividad, las flechas afinan el vector agarrado.
     estado.teclado = { tipo: asa.tipo, indice: asa.indice };
     setTimeout(() => vista.raiz.focus({ preventScroll: true }), 0);
-    redibujarPlano(); // las coordenadas bajo el plano pasan al vector agarrado
+    redibujar(); // las coordenadas bajo el plano pasan al vector agarrado
   });
   svg.addEventListener("pointermove", (evento) => {
     if (estado.arrastre === null) return;
     const p = enPlano(evento);
-    moverVector(model, estado.arrastre.tipo, estado.arrastre.indice, geo.dePixel(p.x, p.y));
-    redibujarPlano();
-    if (!pendiente) { // como mucho un envío a Python por fotograma
-      pendiente = true;
-      requestAnimationFrame(() => {
-        pendiente = false;
-        model.save_changes();
-      });
-    }
+    local.mover(estado.arrastre.tipo, estado.arrastre.indice, geo.dePixel(p.x, p.y));
+    redibujar(); // pesos, arcos y barras al momento, calculados aquí
   });
   const soltar = () => {
-    if (estado.arrastre !== null) {
-      estado.arrastre = null;
-      model.save_changes();
-    }
+    if (estado.arrastre === null) return;
+    estado.arrastre = null;
+    local.enviar(); // al soltar, Python recibe dónde quedó el vector
+    redibujar();
   };
   svg.addEventListener("pointerup", soltar);
   svg.addEventListener("pointercancel", soltar);
 }
 
-function conectarTeclado(model, vista, geo, estado, redibujar) {
+function conectarTeclado(local, vista, geo, estado, redibujar) {
   const direcciones = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
   vista.raiz.addEventListener("keydown", (evento) => {
     const objetivo = evento.target;
@@ -367,57 +449,58 @@ function conectarTeclado(model, vista, geo, estado, redibujar) {
     const palabra = objetivo.closest && objetivo.closest(".aqm-palabra");
     let asa = objetivo.getAttribute && objetivo.getAttribute("data-asa");
     let indicePalabra = palabra ? Number(palabra.dataset.indice) : null;
+    const d = local.ver();
     if (objetivo === vista.raiz) { // foco en la actividad (tras un clic): manda lo último que se tocó
-      if (estado.teclado === null) indicePalabra = model.get("elegida");
+      if (estado.teclado === null) indicePalabra = d.elegida;
       else asa = estado.teclado.tipo === "consulta" ? "consulta" : `clave-${estado.teclado.indice}`;
     }
     if (indicePalabra !== null && (evento.key === "ArrowRight" || evento.key === "ArrowLeft")) {
       // Flechas sobre la frase: la palabra de al lado queda elegida y fijada.
-      const j = elegir(model, indicePalabra + (evento.key === "ArrowRight" ? 1 : -1));
+      const j = local.elegir(indicePalabra + (evento.key === "ArrowRight" ? 1 : -1));
       estado.fijada = j;
-      estado.previa = null;
       if (palabra) vista.capaPalabras.children[j].focus({ preventScroll: true });
-      redibujar();
     } else if (palabra && (evento.key === "Enter" || evento.key === " ")) {
       const j = Number(palabra.dataset.indice);
       estado.fijada = estado.fijada === j ? null : j;
-      estado.previa = null;
-      elegir(model, j);
-      redibujar();
+      local.elegir(j);
     } else if (asa && direcciones[evento.key]) {
       // Flechas sobre un vector: se mueve 0.1 (0.5 con Mayúsculas) en esa dirección.
       const tipo = asa === "consulta" ? "consulta" : "clave";
-      const indice = tipo === "consulta" ? model.get("elegida") : Number(asa.split("-")[1]);
-      const vector = model.get(tipo === "consulta" ? "consultas" : "claves")[indice];
+      const indice = tipo === "consulta" ? d.elegida : Number(asa.split("-")[1]);
+      const vector = d[tipo === "consulta" ? "consultas" : "claves"][indice];
       const paso = evento.shiftKey ? 0.5 : PASO_TECLADO;
       const [dx, dy] = direcciones[evento.key];
-      moverVector(model, tipo, indice, [geo.recortar(vector[0] + dx * paso), geo.recortar(vector[1] + dy * paso)]);
+      local.mover(tipo, indice, [geo.recortar(vector[0] + dx * paso), geo.recortar(vector[1] + dy * paso)]);
       estado.ultimo = { tipo, indice };
-      model.save_changes();
     } else {
       return;
     }
+    local.enviar(); // cada tecla es un gesto completo
+    redibujar();
     evento.preventDefault();
     evento.stopPropagation();
   });
 }
 
-function conectarControles(model, vista, geo, estado) {
+function conectarControles(local, model, vista, geo, estado, redibujar) {
+  // Mover el deslizador redibuja al momento; al soltarlo (evento change), Python recibe la temperatura.
   vista.deslizador.addEventListener("input", () => {
-    const t = Math.round(geo.deDeslizador(Number(vista.deslizador.value)) * 100) / 100;
-    vista.valorT.textContent = `= ${t.toFixed(2)}`;
-    model.set("temperatura", t);
-    model.save_changes();
+    local.datos.temperatura = Math.round(geo.deDeslizador(Number(vista.deslizador.value)) * 100) / 100;
+    redibujar();
   });
+  vista.deslizador.addEventListener("change", () => local.enviar());
   vista.casilla.addEventListener("change", () => {
-    model.set("causal", vista.casilla.checked);
-    model.save_changes();
+    local.datos.causal = vista.casilla.checked;
+    local.enviar();
+    redibujar();
   });
   vista.boton.addEventListener("click", () => {
+    // El estado inicial lo guarda Python: la página lo recibe con su respuesta (change:…).
     estado.fijada = null;
-    estado.previa = null;
     estado.ultimo = null;
     estado.teclado = null;
+    local.previa = null;
+    redibujar(); // ya sin palabra fijada, aunque Python no cambie nada
     model.send({ accion: "reiniciar" });
   });
 }
@@ -427,30 +510,37 @@ function conectarControles(model, vista, geo, estado) {
 function render({ model, el }) {
   const geo = geometria(model);
   const vista = construirVista(el);
-  // fijada: palabra fijada con un clic (o null); previa: la elegida antes de previsualizar con el ratón (o
-  // null); arrastre: vector en la mano; ultimo: el último vector tocado (sus coordenadas, bajo el plano);
-  // teclado: el vector que mueven las flechas con el foco en la actividad (null: mueven la palabra elegida).
-  const estado = { fijada: null, previa: null, arrastre: null, ultimo: null, teclado: null };
-  const redibujarPlano = () => dibujarPlano(model, vista, geo, estado);
+  // fijada: palabra fijada con un clic (o null); arrastre: vector en la mano; ultimo: el último vector tocado
+  // (sus coordenadas, bajo el plano); teclado: el vector que mueven las flechas con el foco en la actividad
+  // (null: mueven la palabra elegida).
+  const estado = { fijada: null, arrastre: null, ultimo: null, teclado: null };
+  const local = crearLocal(model, geo);
   const dibujarTodo = () => {
-    dibujarFrase(model, vista, geo, estado);
-    if (estado.arrastre === null) redibujarPlano();
-    else dibujarCoordenadas(model, vista, estado);
-    dibujarBarras(model, vista);
-    vista.resumen.textContent = model.get("frase");
-    dibujarControles(model, vista, geo);
+    // Título, barras, arcos, plano y frase salen del mismo cálculo: nunca se ven pesos de otra palabra.
+    const d = local.ver();
+    dibujarFrase(d, vista, geo, estado);
+    dibujarPlano(d, vista, geo, estado);
+    dibujarBarras(d, vista);
+    if (vista.resumen.textContent !== d.frase) vista.resumen.textContent = d.frase;
+    dibujarControles(d, vista, geo);
   };
-  conectarPalabras(model, vista, geo, estado, dibujarTodo);
-  conectarArrastre(model, vista, geo, estado, redibujarPlano);
-  conectarTeclado(model, vista, geo, estado, dibujarTodo);
-  conectarControles(model, vista, geo, estado);
+  conectarPalabras(local, vista, geo, estado, dibujarTodo);
+  conectarArrastre(local, vista, geo, estado, dibujarTodo);
+  conectarTeclado(local, vista, geo, estado, dibujarTodo);
+  conectarControles(local, model, vista, geo, estado, dibujarTodo);
   dibujarEjes(vista, geo);
   dibujarTodo();
-  const eventos = ["pesos", "porcentajes", "visibles", "frase", "elegida", "temperatura", "causal", "consultas",
-    "claves", "palabras"].map((n) => `change:${n}`);
-  for (const evento of eventos) model.on(evento, dibujarTodo);
+  // Si Python cambia los datos (reiniciar, o una celda que los asigna), la página los recoge. Lo que la propia
+  // página manda no hace falta recogerlo, y mientras se arrastra manda el gesto.
+  const alCambiar = () => {
+    if (local.enviando || estado.arrastre !== null) return;
+    local.recoger();
+    dibujarTodo();
+  };
+  const eventos = ["palabras", ...ENTRADAS].map((n) => `change:${n}`);
+  for (const evento of eventos) model.on(evento, alCambiar);
   return () => {
-    for (const evento of eventos) model.off(evento, dibujarTodo);
+    for (const evento of eventos) model.off(evento, alCambiar);
   };
 }
 

@@ -2,7 +2,10 @@
 
 La lógica (pesos, máscara causal, temperatura, porcentajes, frase resumen) son funciones normales con
 pruebas. El widget (`AQuienMira`) usa anywidget: un módulo de JavaScript propio (`actividad_01.js`,
-sin dependencias de red) dibuja la frase, el plano y las barras, y Python calcula todo lo demás.
+sin dependencias de red) dibuja la frase, el plano y las barras. La página calcula los mismos pesos que
+`estado` (para responder al ratón sin esperar al kernel; una prueba en el navegador los compara) y manda los
+vectores, la palabra, T y la máscara a Python al terminar cada gesto: lo que leen las comprobaciones es lo de
+Python.
 """
 
 import math
@@ -159,7 +162,7 @@ if anywidget is not None:
         elegida = traitlets.Int(ELEGIDA_INICIAL).tag(sync=True)
         temperatura = traitlets.Float(1.0).tag(sync=True)
         causal = traitlets.Bool(False).tag(sync=True)
-        # Calculado en Python y dibujado por JavaScript:
+        # Calculado en Python con cada estado que llega de la página (la página dibuja su propio cálculo, igual):
         pesos = traitlets.List().tag(sync=True)
         porcentajes = traitlets.List().tag(sync=True)
         visibles = traitlets.List().tag(sync=True)
@@ -208,6 +211,64 @@ if anywidget is not None:
 # --- Dibujo estático (matplotlib) --------------------------------------------------------------------
 
 
+def TAMANO_PUNTO(peso):  # noqa: N802 (una fórmula, escrita como las constantes)
+    """Área (en puntos², la `s` de scatter) del punto de una clave que recibe `peso`: 60 + 400·peso."""
+    return 60 + 400 * peso
+
+
+def _colocar_etiquetas(ax, renderer, etiquetas, posiciones, areas, consulta, esquina):
+    """Pone cada nombre junto a su punto, en la primera de ocho posiciones (primero hacia fuera del origen) que no
+    pisa otro nombre, ningún punto, el cruce de los ejes, la flecha ni el rótulo de la esquina, sin salir del plano.
+    Si ninguna está libre, la que menos pisa."""
+    a_pixeles = ax.transData.transform
+    escala = ax.figure.dpi / 72  # puntos → píxeles
+    origen = a_pixeles((0.0, 0.0))
+    cruce = [origen[0] - 6, origen[1] - 6, origen[0] + 6, origen[1] + 6]
+    puntos = []
+    for (x, y), area in zip(posiciones, areas):
+        cx, cy = a_pixeles((x, y))
+        r = math.sqrt(area) / 2 * escala
+        puntos.append([cx - r, cy - r, cx + r, cy + r])
+    flecha = [a_pixeles((0.0, 0.0)) + t * (a_pixeles(tuple(consulta)) - origen) for t in np.linspace(0.05, 1, 20)]
+    caja_ejes = ax.get_window_extent(renderer)
+    ocupadas = [list(esquina.get_window_extent(renderer).extents)]
+
+    def pisa(a, b):
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    direcciones = [(math.cos(a), math.sin(a)) for a in np.radians(np.arange(0, 360, 45))]
+    for j, etiqueta in enumerate(etiquetas):
+        x, y = posiciones[j]
+        hacia_fuera = math.atan2(y, x) if (x, y) != (0, 0) else math.pi / 4
+        orden = sorted(direcciones, key=lambda d: -(d[0] * math.cos(hacia_fuera) + d[1] * math.sin(hacia_fuera)))
+        separacion = math.sqrt(areas[j]) / 2 + 3  # en puntos, desde el centro del punto
+        mejor = None
+        for dx, dy in orden:
+            etiqueta.set_position((dx * separacion, dy * separacion))
+            etiqueta.set_horizontalalignment("left" if dx > 0.3 else "right" if dx < -0.3 else "center")
+            etiqueta.set_verticalalignment("bottom" if dy > 0.3 else "top" if dy < -0.3 else "center")
+            caja = list(etiqueta.get_window_extent(renderer).extents)
+            fuera = (caja[0] < caja_ejes.x0 or caja[2] > caja_ejes.x1 or caja[1] < caja_ejes.y0
+                     or caja[3] > caja_ejes.y1)
+            # Un nombre más cerca de otro punto que del suyo confunde: también cuenta como choque.
+            cerca = [math.hypot(max(c[0] - caja[2], caja[0] - c[2], 0), max(c[1] - caja[3], caja[1] - c[3], 0))
+                     for c in ([(p[0] + p[2]) / 2, (p[1] + p[3]) / 2] * 2 for p in puntos)]
+            ajeno = any(cerca[k] <= cerca[j] + 2 for k in range(len(puntos)) if k != j)
+            choques = (10 * fuera + 10 * sum(pisa(caja, o) for o in ocupadas) + 8 * ajeno
+                       + 10 * sum(pisa(caja, p) for k, p in enumerate(puntos) if k != j)
+                       + 5 * pisa(caja, cruce) + sum(caja[0] <= px <= caja[2] and caja[1] <= py <= caja[3]
+                                                     for px, py in flecha))
+            if mejor is None or choques < mejor[0]:
+                mejor = (choques, (dx, dy), caja)
+            if choques == 0:
+                break
+        dx, dy = mejor[1]
+        etiqueta.set_position((dx * separacion, dy * separacion))
+        etiqueta.set_horizontalalignment("left" if dx > 0.3 else "right" if dx < -0.3 else "center")
+        etiqueta.set_verticalalignment("bottom" if dy > 0.3 else "top" if dy < -0.3 else "center")
+        ocupadas.append(mejor[2])
+
+
 def dibujar_estado(consultas=CONSULTAS_INICIALES, claves=CLAVES_INICIALES, elegida=ELEGIDA_INICIAL,
                    temperatura=1.0, causal=False, palabras=PALABRAS):
     """Dibuja lo mismo que la actividad, sin interacción: arcos, plano y barras; devuelve la figura."""
@@ -215,13 +276,14 @@ def dibujar_estado(consultas=CONSULTAS_INICIALES, claves=CLAVES_INICIALES, elegi
     from matplotlib.patches import PathPatch
     from matplotlib.path import Path
 
-    from utilidades.graficos import ACENTO, GRIS, TINTA, barras_de_pesos
+    from utilidades.graficos import ACENTO, GRIS, TINTA, ajustar_a_proyector, barras_de_pesos
 
     datos = estado(consultas, claves, elegida, temperatura, causal)
     pesos = np.asarray(datos["pesos"])
     Q = _como_tabla("consultas", consultas)
     K = _como_tabla("claves", claves)
-    fig = plt.figure(figsize=(12, 7.4))
+    fig = plt.figure(figsize=(9, 6))  # lo que cabe en un proyector sin encoger la letra
+    ajustar_a_proyector(fig)  # aunque no se haya aplicado el estilo del curso: coloca los nombres al dibujar
     rejilla = fig.add_gridspec(2, 2, height_ratios=[1, 2.1], width_ratios=[1, 1.25], hspace=0.25, wspace=0.25)
     ax_frase = fig.add_subplot(rejilla[0, :])
     ax_plano = fig.add_subplot(rejilla[1, 0])
@@ -253,22 +315,32 @@ def dibujar_estado(consultas=CONSULTAS_INICIALES, claves=CLAVES_INICIALES, elegi
     ax_frase.axis("off")
     ax_frase.set_title(datos["resumen"], fontsize=15)
 
-    # 2. El plano: la consulta de la palabra elegida como flecha y todas las claves como puntos.
+    # 2. El plano: la consulta de la palabra elegida como flecha y todas las claves como puntos, de área
+    #    TAMANO_PUNTO(p): más grandes cuanto más peso reciben (la leyenda de debajo da la escala).
     ax_plano.axhline(0, color=GRIS, lw=1)
     ax_plano.axvline(0, color=GRIS, lw=1)
+    etiquetas = []
     for j, palabra in enumerate(palabras):
-        ax_plano.scatter(*K[j], s=60 + 400 * pesos[j], color=ACENTO if j == elegida else TINTA,
+        ax_plano.scatter(*K[j], s=TAMANO_PUNTO(pesos[j]), color=ACENTO if j == elegida else TINTA,
                          alpha=0.85 if datos["visibles"][j] else 0.25, zorder=3)
-        ax_plano.annotate(palabra, K[j], xytext=(8, 6), textcoords="offset points", fontsize=12)
+        etiquetas.append(ax_plano.annotate(palabra, K[j], xytext=(8, 6), textcoords="offset points", fontsize=12))
     ax_plano.annotate("", xy=Q[elegida], xytext=(0, 0),
                       arrowprops={"arrowstyle": "-|>", "color": ACENTO, "lw": 3, "mutation_scale": 20})
     # El nombre de la flecha va en una esquina, lejos de las claves, para no tapar ninguna etiqueta.
-    ax_plano.text(0.03, 0.97, f"flecha: consulta de «{palabras[elegida]}»", transform=ax_plano.transAxes,
-                  ha="left", va="top", color=ACENTO, fontsize=12, fontweight="bold")
+    esquina = ax_plano.text(0.03, 0.97, f"flecha: consulta de «{palabras[elegida]}»", transform=ax_plano.transAxes,
+                            ha="left", va="top", color=ACENTO, fontsize=12, fontweight="bold")
+    # Cada nombre se coloca al dibujar (con la letra ya definitiva) donde no pise otro nombre, un punto, el cruce
+    # de los ejes ni la flecha.
+    ax_plano._ajustes_al_dibujar = [lambda ax, renderer: _colocar_etiquetas(
+        ax, renderer, etiquetas, K, [TAMANO_PUNTO(p) for p in pesos], Q[elegida], esquina)]
+    muestras = [ax_plano.scatter([], [], s=TAMANO_PUNTO(p), color=TINTA, alpha=0.85) for p in (0.1, 0.3, 0.6)]
+    ax_plano.legend(muestras, ["10 %", "30 %", "60 %"], title="cada punto es una clave;\nsu tamaño, el peso que recibe",
+                    ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.1), frameon=False, fontsize=12,
+                    title_fontsize=12, handletextpad=0.3, columnspacing=1.2)
     ax_plano.set_xlim(-LIMITE_PLANO, LIMITE_PLANO)
     ax_plano.set_ylim(-LIMITE_PLANO, LIMITE_PLANO)
     ax_plano.set_aspect("equal")
-    ax_plano.set_title("consulta (flecha) y claves (puntos)")
+    ax_plano.set_title("consulta y claves")  # la esquina nombra la flecha; la leyenda, los puntos
 
     # 3. Las barras con los porcentajes, que suman 100 %.
     barras_de_pesos(np.asarray(datos["porcentajes"]) / 100, list(palabras), ax=ax_barras,

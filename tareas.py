@@ -10,11 +10,12 @@ Para enseñar:
 
 Para contribuir:
     python3 tareas.py pruebas       instala además las herramientas de prueba y Chromium, y ejecuta todas las pruebas
-    python3 tareas.py perturbadas   las pruebas tres veces: normal, con 1 hilo y con otra CPU (avx2)
+    python3 tareas.py perturbadas   las pruebas normales, y los cuadernos con 1 hilo y con otra CPU (avx2)
     python3 tareas.py salidas [--forzar] [CUADERNO ...]   vuelve a ejecutar los cuadernos y guarda sus salidas
     python3 tareas.py banco [--guardar] [CUADERNO ...]    mide tiempo, celda más lenta y memoria de cada cuaderno
     python3 tareas.py colab [CUADERNO ...]     los ejecuta con las versiones de Colab (.venv-colab)
     python3 tareas.py enlaces [--forzar]       versión, Colab y navegación en los cuadernos y el README
+    python3 tareas.py publicar      antes de etiquetar una versión: huella, insignias, CITATION.cff y la etiqueta
     python3 tareas.py diapositivas [--marcar] [CUADERNO ...]   diapositivas reveal.js (en resultados/diapositivas/)
     python3 tareas.py plan          muestra qué instalaría en esta máquina, sin instalar nada
 
@@ -424,20 +425,34 @@ def abrir(argumentos):
     return codigo
 
 
+def en_paralelo(argumentos, nucleos=None):
+    """Argumentos de pytest con los de pytest-xdist delante: un proceso por núcleo (como mucho 4), y cada archivo
+    entero en un mismo proceso (las celdas de un cuaderno se ejecutan en orden, en un solo kernel). Si ya se pide
+    otra cosa (-n, --dist, -p no:xdist) o solo hay un núcleo, los deja como están."""
+    nucleos = nucleos or os.cpu_count() or 1
+    propios = ("-n", "--numprocesses", "--dist", "no:xdist")
+    if nucleos < 2 or any(a.startswith(propios) for a in argumentos):
+        return list(argumentos)
+    return ["-n", str(min(nucleos, 4)), "--dist", "loadfile", *argumentos]
+
+
 def pruebas(argumentos, entorno_extra=None):
-    """Ejecuta todas las pruebas (unitarias, sincronía, estilo, cuadernos con nbval, navegador)."""
+    """Ejecuta todas las pruebas (unitarias, sincronía, estilo, cuadernos con nbval, navegador), en paralelo."""
     from herramientas.navegador import asegurar_chromium
 
     asegurar_chromium()  # para tests/test_navegador.py; si no puede instalarlo, explica cómo
-    return _en_entorno(["-m", "pytest", *argumentos], entorno_extra)
+    return _en_entorno(["-m", "pytest", *en_paralelo(argumentos)], entorno_extra)
 
 
 def perturbadas(argumentos):
-    """Ejecuta las pruebas en las tres condiciones de PRUEBAS.md y resume."""
+    """Ejecuta las pruebas en las tres condiciones de PRUEBAS.md y resume: todas en la normal; con un hilo y con otra
+    CPU, solo lo que depende de ellas, los cuadernos (nbval), salvo que se pidan otras rutas."""
     resultados = {}
     for nombre, extra in PERTURBACIONES.items():
         print(f"\n===== Pruebas: {nombre} {extra or ''} =====", flush=True)
-        resultados[nombre] = pruebas(argumentos, extra)
+        rutas_pedidas = any(not a.startswith("-") for a in argumentos)
+        resto = argumentos if not extra or rutas_pedidas else [*argumentos, "notebooks"]
+        resultados[nombre] = pruebas(resto, extra)
     print("\nResumen:")
     for nombre, codigo in resultados.items():
         print(f"  {nombre:10s} {'bien' if codigo == 0 else f'FALLÓ (código {codigo})'}")
@@ -464,6 +479,13 @@ def enlaces(argumentos):
     """Versión, Colab y navegación: reescribe la celda de preparación, los enlaces de cada lección y el README."""
     argumentos = _proteger_cuadernos(argumentos, "reescribe la celda de preparación y los enlaces de los cuadernos")
     return _en_entorno(["-m", "herramientas.celdas", *argumentos])
+
+
+def publicar(argumentos):
+    """Antes de etiquetar una versión: pone la huella de utilidades/ en las lecciones y comprueba lo que necesitan las
+    insignias de Colab (la etiqueta = __version__ = CITATION.cff, cada insignia y celda de preparación la nombran)."""
+    argumentos = _proteger_cuadernos(argumentos, "reescribe la celda de preparación de los cuadernos")
+    return _en_entorno(["-m", "herramientas.celdas", "publicar", *argumentos])
 
 
 def diapositivas(argumentos):
@@ -494,7 +516,8 @@ def plan(_argumentos):
 
 
 TAREAS = {"abrir": abrir, "pruebas": pruebas, "perturbadas": perturbadas, "salidas": salidas, "banco": banco,
-          "colab": colab, "enlaces": enlaces, "diapositivas": diapositivas, "corregir": corregir, "plan": plan}
+          "colab": colab, "enlaces": enlaces, "publicar": publicar, "diapositivas": diapositivas, "corregir": corregir,
+          "plan": plan}
 # Las de quien estudia o enseña no instalan las herramientas de quien contribuye (`plan` no instala nada).
 SOLO_ESTUDIANTE = {"abrir", "corregir", "plan"}
 

@@ -38,34 +38,77 @@ VERSION = _leer_version()
 REFERENCIA = f"v{VERSION}"  # la etiqueta de git que Colab descarga; se crea al publicar cada versión
 
 
-def celda_de_preparacion(repositorio=None, referencia=None, version=None, carpeta_colab=CARPETA_COLAB):
+def huella_de_utilidades(referencia="HEAD"):
+    """La huella de la carpeta utilidades/ en el commit `referencia`: el hash de su árbol en git, que cambia si
+    cambia cualquier archivo. Colab la comprueba tras descargar la etiqueta: así no basta con que la etiqueta exista,
+    tiene que traer el código con el que se escribió el cuaderno."""
+    resultado = subprocess.run(["git", "rev-parse", f"{referencia}:utilidades"], cwd=RAIZ, capture_output=True,
+                               text=True)
+    if resultado.returncode != 0:
+        raise RuntimeError(f"No puedo leer la huella de utilidades/ en {referencia} con git: "
+                           f"{resultado.stderr.strip()}")
+    return resultado.stdout.strip()
+
+
+PATRON_HUELLA = re.compile(r'^version_del_curso, huella_del_curso = "[^"]*", "([0-9a-f]*)"', re.M)
+
+
+def huella_de_los_cuadernos():
+    """La huella que dicen las celdas de preparación (la de la lección 01; las pruebas exigen que todas digan la
+    misma). La pone al día `python3 tareas.py publicar`."""
+    for ruta in cuadernos(incluir_soluciones=False):
+        for celda in leer_cuaderno(ruta)["cells"]:
+            encontrada = PATRON_HUELLA.search(fuente(celda)) if celda["cell_type"] == "code" else None
+            if encontrada:
+                return encontrada.group(1)
+    return ""
+
+
+def celda_de_preparacion(repositorio=None, referencia=None, version=None, carpeta_colab=CARPETA_COLAB, huella=None):
     """Devuelve el texto de la primera celda de código de cada cuaderno (los argumentos, para las pruebas)."""
     repositorio = repositorio or REPOSITORIO
     version = version or VERSION
     referencia = referencia or f"v{version}"
-    return f"""# Preparación: hace importable el código del curso (utilidades) y fija semillas y estilo de las figuras.
+    huella = huella_de_los_cuadernos() if huella is None else huella
+    return f"""# Preparación: carga el código del curso (utilidades) y fija semillas y estilo de las figuras.
 # En Colab descarga antes la versión del curso de este cuaderno (sin reinstalar torch ni ipywidgets).
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
-version_del_curso = "{version}"
+version_del_curso, huella_del_curso = "{version}", "{huella}"  # la huella: la de utilidades/ en git
 if "google.colab" in sys.modules:
     carpeta_del_curso = "{carpeta_colab}"
     repositorio_del_curso, referencia_del_curso = "{repositorio}", "{referencia}"
-    marca_del_curso = os.path.join(carpeta_del_curso, ".version-del-curso")
-    if not os.path.isfile(marca_del_curso) or open(marca_del_curso).read() != referencia_del_curso:
-        shutil.rmtree(carpeta_del_curso, ignore_errors=True)  # falta, o es de otra versión: se descarga de nuevo
-        clonado = subprocess.run(["git", "clone", "--quiet", "--depth", "1", "--branch", referencia_del_curso,
-                                  repositorio_del_curso, carpeta_del_curso], capture_output=True, text=True)
-        if clonado.returncode != 0:
+
+    def huella_de(carpeta):
+        orden = ["git", "-C", carpeta, "rev-parse", "HEAD:utilidades"]
+        return subprocess.run(orden, capture_output=True, text=True).stdout.strip()
+
+    if not os.path.isdir(carpeta_del_curso) or huella_de(carpeta_del_curso) != huella_del_curso:
+        # Se descarga en una carpeta aparte; la copia que hubiera solo se sustituye si la descarga sale bien.
+        os.makedirs(os.path.dirname(carpeta_del_curso), exist_ok=True)
+        temporal = tempfile.mkdtemp(prefix=".descarga-", dir=os.path.dirname(carpeta_del_curso))
+        try:
+            clonado = subprocess.run(["git", "clone", "--quiet", "--depth", "1", "--branch", referencia_del_curso,
+                                      repositorio_del_curso, temporal], capture_output=True, text=True, timeout=180)
+            problema = f"git dijo: {{clonado.stderr.strip()}}" if clonado.returncode else ""
+        except subprocess.TimeoutExpired:
+            problema = "la descarga tardó más de 3 minutos"
+        if not problema and huella_de(temporal) != huella_del_curso:
+            problema = "la etiqueta no trae el código con el que se escribió este cuaderno (otra huella)"
+        if problema:
+            shutil.rmtree(temporal, ignore_errors=True)
             raise RuntimeError(
                 f"No he podido descargar el código del curso (versión {{referencia_del_curso}}) de "
-                f"{{repositorio_del_curso}}. Comprueba la conexión a internet y que esa dirección se abre en el "
-                f"navegador; después vuelve a ejecutar esta celda. Git dijo: {{clonado.stderr.strip()}}") from None
-        with open(marca_del_curso, "w") as archivo:
-            archivo.write(referencia_del_curso)
+                f"{{repositorio_del_curso}}: {{problema}}. Comprueba la conexión a internet y que esa dirección "
+                f"se abre en el navegador; después vuelve a ejecutar esta celda. Si tenías una copia, sigue intacta "
+                f"en {{carpeta_del_curso}}.") from None
+        shutil.rmtree(carpeta_del_curso, ignore_errors=True)
+        os.rename(temporal, carpeta_del_curso)
 else:  # en tu ordenador, la carpeta del curso es la de este cuaderno o una superior
     carpeta_del_curso = os.path.abspath("")
     while not os.path.isfile(os.path.join(carpeta_del_curso, "utilidades", "configuracion.py")):
@@ -75,21 +118,32 @@ else:  # en tu ordenador, la carpeta del curso es la de este cuaderno o una supe
                 "desde la carpeta que descargaste, con `python3 tareas.py abrir` (en Windows, `py tareas.py abrir`)."
             ) from None
         carpeta_del_curso = os.path.dirname(carpeta_del_curso)
-if carpeta_del_curso not in sys.path:
-    sys.path.insert(0, carpeta_del_curso)
+# Solo el paquete utilidades de esa carpeta se vuelve importable (sys.path no cambia: tests/ o datos/ no
+# pasan a ser nombres de módulos).
+inicio_del_paquete = os.path.join(carpeta_del_curso, "utilidades", "__init__.py")
+if "utilidades" not in sys.modules:
+    especificacion = importlib.util.spec_from_file_location("utilidades", inicio_del_paquete)
+    sys.modules["utilidades"] = importlib.util.module_from_spec(especificacion)
+    try:
+        especificacion.loader.exec_module(sys.modules["utilidades"])
+    except BaseException:
+        del sys.modules["utilidades"]
+        raise
+import utilidades
+
 try:
-    import utilidades
     from utilidades.configuracion import preparar
 except ModuleNotFoundError as error:
     raise ModuleNotFoundError(
         f"A este Jupyter le falta «{{error.name}}». Ciérralo y abre el curso con `python3 tareas.py abrir` en "
         f"{{carpeta_del_curso}}: instala lo necesario y abre JupyterLab.") from None
-if utilidades.__version__ != version_del_curso:
+if utilidades.__version__ != version_del_curso or os.path.realpath(utilidades.__file__) != os.path.realpath(
+        inicio_del_paquete):
     raise RuntimeError(
-        f"Este cuaderno es de la versión {{version_del_curso}} del curso, pero el código cargado "
-        f"({{utilidades.__file__}}) es de la {{utilidades.__version__}}. Reinicia el kernel (en Colab: «Entorno de "
-        "ejecución → Reiniciar sesión») y vuelve a ejecutar esta celda; en tu ordenador, usa los cuadernos y el "
-        "código de la misma copia del curso.")
+        f"Este cuaderno es de la versión {{version_del_curso}} del curso, en {{carpeta_del_curso}}, pero el código "
+        f"cargado ({{utilidades.__file__}}) es de la {{utilidades.__version__}}. Reinicia el kernel (en Colab: "
+        "«Entorno de ejecución → Reiniciar sesión») y vuelve a ejecutar esta celda; en tu ordenador, usa los "
+        "cuadernos y el código de la misma copia del curso.")
 
 dispositivo = preparar()"""
 
@@ -161,13 +215,16 @@ def actualizar_readme(texto, referencia=None):
     return patron.sub(lambda m: f"{m.group(1)}{referencia or REFERENCIA}/", texto)
 
 
-def actualizar_enlaces(rutas=None, readme=RAIZ / "README.md", referencia=None):
-    """Reescribe preparación y navegación de cada cuaderno y las insignias del README; devuelve los cambiados."""
+def actualizar_enlaces(rutas=None, readme=RAIZ / "README.md", referencia=None, huella=None):
+    """Reescribe preparación y navegación de cada cuaderno y las insignias del README; devuelve los cambiados.
+
+    La huella de la celda de preparación se conserva, salvo que se dé otra (`publicar` da la del commit actual)."""
     lecciones = cuadernos(incluir_soluciones=False)
+    celda = celda_de_preparacion(referencia=referencia, huella=huella)
     cambiados = []
     for ruta in rutas or cuadernos():
         cuaderno = leer_cuaderno(ruta)
-        if actualizar_cuaderno(cuaderno, ruta, lecciones, referencia):
+        if actualizar_cuaderno(cuaderno, ruta, lecciones, referencia, celda):
             escribir_cuaderno(ruta, cuaderno)
             cambiados.append(ruta)
     if readme and pathlib.Path(readme).exists():
@@ -179,10 +236,9 @@ def actualizar_enlaces(rutas=None, readme=RAIZ / "README.md", referencia=None):
     return cambiados
 
 
-def main(argumentos):
-    """`python3 tareas.py enlaces`: pone al día los cuadernos y el README y recuerda la etiqueta de la versión."""
-    rutas = leer_argumentos(argumentos, uso=__doc__)[1] or None
-    cambiados = actualizar_enlaces(rutas)
+def poner_al_dia(rutas=None, huella=None):
+    """Cuadernos, README, mapa de ejercicios de DOCENTES.md y versión de CITATION.cff; devuelve los cambiados."""
+    cambiados = actualizar_enlaces(rutas, huella=huella)
     from herramientas.banco import GUIA, guardar_mapa  # el mapa de ejercicios de la guía docente
 
     if GUIA.exists() and guardar_mapa():
@@ -194,12 +250,85 @@ def main(argumentos):
         if nuevo != texto:
             cita.write_text(nuevo, encoding="utf-8")
             cambiados.append(cita)
+    return cambiados
+
+
+def main(argumentos):
+    """`python3 tareas.py enlaces`: pone al día los cuadernos y el README y recuerda la etiqueta de la versión."""
+    rutas = leer_argumentos(argumentos, uso=__doc__)[1] or None
+    cambiados = poner_al_dia(rutas)
     for ruta in cambiados:
         print(f"actualizado: {ruta.relative_to(RAIZ)}")
     print(f"{len(cambiados)} archivos actualizados. Colab descargará la versión {REFERENCIA} de {REPOSITORIO}.")
-    etiquetas = subprocess.run(["git", "tag", "--list", REFERENCIA], cwd=RAIZ, capture_output=True, text=True)
-    if etiquetas.returncode == 0 and not etiquetas.stdout.strip():
-        print(f"Recuerda: al publicar, crea y sube la etiqueta: git tag {REFERENCIA} && git push origin {REFERENCIA}")
+    print(f"Para publicarla: python3 tareas.py publicar (comprueba todo y dice cómo crear la etiqueta {REFERENCIA}).")
+    return 0
+
+
+def _git(*orden):
+    return subprocess.run(["git", *orden], cwd=RAIZ, capture_output=True, text=True)
+
+
+PATRON_COLAB = re.compile(r"https://colab\.research\.google\.com/github/[^)\s]+")
+
+
+def problemas_de_publicacion(huella):
+    """Lo que impide etiquetar esta versión: lista de frases (vacía si todo está listo)."""
+    problemas = []
+    cita = RAIZ / "CITATION.cff"
+    version_cita = re.search(r'^version: "(.*)"$', cita.read_text(encoding="utf-8"), re.M) if cita.exists() else None
+    if not version_cita or version_cita.group(1) != VERSION:
+        problemas.append(f"CITATION.cff no dice version: \"{VERSION}\" (la de utilidades/__init__.py).")
+    esperada = celda_de_preparacion(huella=huella)
+    prefijo = enlace_colab("notebooks/")
+    for ruta in [*cuadernos(), RAIZ / "README.md"]:
+        if ruta.suffix == ".ipynb":
+            celdas = leer_cuaderno(ruta)["cells"]
+            codigo = [c for c in celdas if c["cell_type"] == "code"]
+            if not codigo or fuente(codigo[0]) != esperada:
+                problemas.append(f"{ruta.relative_to(RAIZ)}: su celda de preparación no es la de la versión "
+                                 f"{VERSION} con la huella {huella[:12]}.")
+            texto = "\n".join(fuente(c) for c in celdas if c["cell_type"] == "markdown")
+        else:
+            texto = ruta.read_text(encoding="utf-8")
+        enlaces = PATRON_COLAB.findall(texto)
+        if ruta.suffix == ".ipynb" and not enlaces:
+            problemas.append(f"{ruta.relative_to(RAIZ)}: no tiene insignia de Colab.")
+        for enlace in enlaces:
+            if not enlace.startswith(prefijo):
+                problemas.append(f"{ruta.relative_to(RAIZ)}: la insignia {enlace} no abre la versión {REFERENCIA}.")
+    return problemas
+
+
+def publicar(argumentos):
+    """`python3 tareas.py publicar`: pone la huella del commit actual en las lecciones y comprueba, antes de crear la
+    etiqueta v<versión>, todo lo que necesitan las insignias de Colab; dice qué falta o cómo etiquetar."""
+    if leer_argumentos(argumentos, uso=publicar.__doc__)[1]:
+        sys.exit("`publicar` no recibe cuadernos: pone al día y comprueba el curso entero.")
+    cambios = _git("status", "--porcelain", "--", "utilidades").stdout.strip()
+    if cambios:
+        print(f"utilidades/ tiene cambios sin commit:\n{cambios}\nHaz commit (o descártalos) y vuelve a ejecutar "
+              f"python3 tareas.py publicar: la huella que descarga Colab es la del código guardado en git.")
+        return 1
+    huella = huella_de_utilidades("HEAD")
+    for ruta in poner_al_dia(huella=huella):
+        print(f"actualizado: {ruta.relative_to(RAIZ)}")
+    problemas = problemas_de_publicacion(huella)
+    pendientes = _git("status", "--porcelain").stdout.strip()
+    if pendientes:
+        problemas.append(f"Hay cambios sin commit (haz commit y vuelve a ejecutar python3 tareas.py publicar):\n"
+                         f"{pendientes}")
+    etiqueta = _git("rev-parse", "--verify", "--quiet", f"{REFERENCIA}^{{commit}}").stdout.strip()
+    actual = _git("rev-parse", "HEAD").stdout.strip()
+    if etiqueta and etiqueta != actual:
+        problemas.append(f"La etiqueta {REFERENCIA} ya existe y apunta a otro commit ({etiqueta[:12]}): una versión "
+                         f"publicada no se mueve. Sube la versión en utilidades/__init__.py.")
+    if problemas:
+        print("Todavía no se puede publicar la versión " + VERSION + ":\n- " + "\n- ".join(problemas))
+        return 1
+    print(f"Todo listo para la versión {VERSION}: CITATION.cff, las insignias y las celdas de preparación la "
+          f"nombran, y la huella de utilidades/ es la de este commit ({huella[:12]}).")
+    if not etiqueta:
+        print(f"Crea y sube la etiqueta: git tag {REFERENCIA} && git push origin {REFERENCIA}")
     return 0
 
 
@@ -303,4 +432,6 @@ def limpiar_metadatos(cuaderno):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["publicar"]:
+        sys.exit(publicar(sys.argv[2:]))
     sys.exit(main(sys.argv[1:]))

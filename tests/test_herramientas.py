@@ -6,6 +6,7 @@ import copy
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -24,16 +25,20 @@ GIT = ["git", "-c", "user.name=curso", "-c", "user.email=curso@example.org", "-c
 
 
 def _curso_falso(carpeta, version):
-    """Una copia mínima del curso: utilidades con su versión y un `preparar` que no necesita torch."""
+    """Una copia mínima del curso: utilidades con su versión y un `preparar` que no necesita torch; y, al lado,
+    paquetes que la celda no debe volver importables (herramientas, tests)."""
     (carpeta / "utilidades").mkdir(parents=True)
     (carpeta / "utilidades" / "__init__.py").write_text(f'__version__ = "{version}"\n')
     (carpeta / "utilidades" / "configuracion.py").write_text(
         'def preparar():\n    print("preparado desde", __file__)\n    return "cpu"\n')
+    for paquete in ("herramientas", "tests"):
+        (carpeta / paquete).mkdir()
+        (carpeta / paquete / "__init__.py").write_text("")
     (carpeta / "notebooks" / "soluciones").mkdir(parents=True)
     return carpeta
 
 
-def _ejecutar_celda(celda, carpeta, colab=None):
+def _ejecutar_celda(celda, carpeta, colab=None, despues="", ruta_extra=None):
     """Ejecuta la celda con un Python sin el entorno del curso, en `carpeta`; con `colab`, como si fuera Colab."""
     previo = ""
     if colab:
@@ -41,8 +46,11 @@ def _ejecutar_celda(celda, carpeta, colab=None):
         (colab / "google" / "__init__.py").write_text("")
         (colab / "google" / "colab" / "__init__.py").write_text("")
         previo = f"import sys; sys.path.insert(0, {str(colab)!r}); import google.colab\n"
-    return subprocess.run([PYTHON_BASE, "-I", "-c", previo + celda], cwd=carpeta, capture_output=True, text=True,
-                          timeout=60, env={"PATH": os.environ.get("PATH", ""), "HOME": str(carpeta)})
+    camino = os.environ.get("PATH", "")
+    if ruta_extra:
+        camino = f"{ruta_extra}{os.pathsep}{camino}"
+    return subprocess.run([PYTHON_BASE, "-I", "-c", previo + celda + "\n" + despues], cwd=carpeta,
+                          capture_output=True, text=True, timeout=90, env={"PATH": camino, "HOME": str(carpeta)})
 
 
 def test_en_tu_ordenador_encuentra_el_curso_desde_la_carpeta_del_cuaderno(tmp_path):
@@ -50,6 +58,36 @@ def test_en_tu_ordenador_encuentra_el_curso_desde_la_carpeta_del_cuaderno(tmp_pa
     resultado = _ejecutar_celda(celda_de_preparacion(), curso / "notebooks" / "soluciones")
     assert resultado.returncode == 0, resultado.stderr
     assert f"preparado desde {curso / 'utilidades' / 'configuracion.py'}" in resultado.stdout
+
+
+def test_solo_utilidades_se_vuelve_importable(tmp_path):
+    """La celda no pone la carpeta del curso en sys.path: herramientas/ y tests/ no pasan a ser módulos."""
+    curso = _curso_falso(tmp_path / "curso", celdas.VERSION)
+    despues = ("import importlib.util\n"
+               "real = os.path.realpath(carpeta_del_curso)\n"
+               "print('en sys.path:', any(os.path.realpath(p) == real for p in sys.path))\n"
+               "print('herramientas:', importlib.util.find_spec('herramientas') is not None)\n"
+               "print('tests:', importlib.util.find_spec('tests') is not None)\n"
+               "import utilidades.configuracion\n"
+               "print('submódulo desde', utilidades.configuracion.__file__)\n")
+    resultado = _ejecutar_celda(celda_de_preparacion(), curso / "notebooks", despues=despues)
+    assert resultado.returncode == 0, resultado.stderr
+    assert "en sys.path: False" in resultado.stdout
+    assert "herramientas: False" in resultado.stdout and "tests: False" in resultado.stdout
+    assert f"submódulo desde {curso / 'utilidades' / 'configuracion.py'}" in resultado.stdout
+    # Y ejecutarla dos veces en el mismo kernel no recarga ni se queja.
+    dos_veces = _ejecutar_celda(celda_de_preparacion() + "\n" + celda_de_preparacion(), curso / "notebooks")
+    assert dos_veces.returncode == 0, dos_veces.stderr
+    assert dos_veces.stdout.count("preparado desde") == 2
+
+
+def test_otra_copia_del_curso_ya_cargada_se_detecta(tmp_path):
+    primera = _curso_falso(tmp_path / "primera", celdas.VERSION)
+    segunda = _curso_falso(tmp_path / "segunda", celdas.VERSION)
+    antes = f"import os\nos.chdir({str(primera / 'notebooks')!r})\n" + celda_de_preparacion()
+    resultado = _ejecutar_celda(antes + f"\nos.chdir({str(segunda / 'notebooks')!r})\n" + celda_de_preparacion(),
+                                tmp_path)
+    assert "Reinicia el kernel" in resultado.stderr and str(primera / "utilidades") in resultado.stderr
 
 
 def test_fuera_del_curso_dice_que_ejecutar(tmp_path):
@@ -85,21 +123,31 @@ def origen(tmp_path):
     return repositorio
 
 
+def _huella(repositorio, referencia):
+    orden = ["git", "rev-parse", f"{referencia}:utilidades"]
+    return subprocess.run(orden, cwd=repositorio, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def _celda_colab(origen, destino, huella=None):
+    return celda_de_preparacion(repositorio=str(origen), version="9.9.9", carpeta_colab=str(destino),
+                                huella=huella or _huella(origen, "v9.9.9"))
+
+
 def test_colab_descarga_la_version_exacta_del_cuaderno(tmp_path, origen):
     destino = tmp_path / "content" / "curso"
-    celda = celda_de_preparacion(repositorio=str(origen), version="9.9.9", carpeta_colab=str(destino))
-    resultado = _ejecutar_celda(celda, tmp_path, colab=tmp_path / "falso")
+    resultado = _ejecutar_celda(_celda_colab(origen, destino), tmp_path, colab=tmp_path / "falso")
     assert resultado.returncode == 0, resultado.stderr
     assert f"preparado desde {destino}" in resultado.stdout
     assert '__version__ = "9.9.9"' in (destino / "utilidades" / "__init__.py").read_text(), "no la punta de la rama"
-    assert (destino / ".version-del-curso").read_text() == "v9.9.9"
+    assert _huella(destino, "HEAD") == _huella(origen, "v9.9.9")
+    assert sorted(p.name for p in destino.parent.iterdir()) == ["curso"], "sin carpetas de descarga sobrantes"
 
 
 def test_colab_renueva_una_copia_de_otra_version(tmp_path, origen):
     destino = tmp_path / "content" / "curso"
-    _curso_falso(destino, "0.0.1")  # una copia vieja de otra versión, sin marca
+    _curso_falso(destino, "0.0.1")  # una copia vieja de otra versión
     (destino / "basura.txt").write_text("vieja")
-    celda = celda_de_preparacion(repositorio=str(origen), version="9.9.9", carpeta_colab=str(destino))
+    celda = _celda_colab(origen, destino)
     resultado = _ejecutar_celda(celda, tmp_path, colab=tmp_path / "falso")
     assert resultado.returncode == 0, resultado.stderr
     assert not (destino / "basura.txt").exists()
@@ -108,19 +156,49 @@ def test_colab_renueva_una_copia_de_otra_version(tmp_path, origen):
     assert (destino / "basura.txt").exists()
 
 
-def test_colab_sin_red_o_repositorio_movido_da_la_direccion(tmp_path):
+def test_colab_sin_red_no_borra_la_copia_que_habia(tmp_path, origen):
+    """Sin conexión (aquí, un repositorio que ya no está) la copia anterior sigue entera, y se dice."""
+    destino = tmp_path / "content" / "curso"
+    _curso_falso(destino, "0.0.1")
+    (destino / "mis_notas.txt").write_text("no me borres")
     movido = str(tmp_path / "repositorio-que-ya-no-esta")
-    celda = celda_de_preparacion(repositorio=movido, version="9.9.9", carpeta_colab=str(tmp_path / "content"))
+    celda = celda_de_preparacion(repositorio=movido, version="9.9.9", carpeta_colab=str(destino),
+                                 huella=_huella(origen, "v9.9.9"))
     resultado = _ejecutar_celda(celda, tmp_path, colab=tmp_path / "falso")
     assert "No he podido descargar el código del curso (versión v9.9.9)" in resultado.stderr
-    assert movido in resultado.stderr and "CalledProcessError" not in resultado.stderr
+    assert movido in resultado.stderr and "sigue intacta" in resultado.stderr
+    assert "CalledProcessError" not in resultado.stderr
+    assert (destino / "mis_notas.txt").read_text() == "no me borres"
+    assert sorted(p.name for p in destino.parent.iterdir()) == ["curso"], "la descarga fallida no deja restos"
+
+
+def test_colab_rechaza_una_etiqueta_con_otro_codigo(tmp_path, origen):
+    """Si la etiqueta se movió (o se creó en otro commit), la huella no coincide y no se usa lo descargado."""
+    destino = tmp_path / "content" / "curso"
+    celda = _celda_colab(origen, destino, huella=_huella(origen, "HEAD"))  # la del commit 10.0.0, no la de v9.9.9
+    resultado = _ejecutar_celda(celda, tmp_path, colab=tmp_path / "falso")
+    assert "la etiqueta no trae el código con el que se escribió este cuaderno" in resultado.stderr
+    assert not destino.exists()
+
+
+def test_colab_con_la_descarga_colgada_para_con_un_limite(tmp_path, origen):
+    """Un `git clone` que no termina no deja la celda esperando para siempre."""
+    falso = tmp_path / "bin"
+    falso.mkdir()
+    git_real = shutil.which("git")
+    (falso / "git").write_text(f'#!/bin/sh\nif [ "$1" = clone ]; then sleep 30; fi\nexec {git_real} "$@"\n')
+    (falso / "git").chmod(0o755)
+    celda = _celda_colab(origen, tmp_path / "content" / "curso").replace("timeout=180", "timeout=2")
+    assert "timeout=2" in celda
+    resultado = _ejecutar_celda(celda, tmp_path, colab=tmp_path / "falso", ruta_extra=falso)
+    assert "la descarga tardó más de" in resultado.stderr
 
 
 def test_version_de_la_celda_es_la_del_paquete():
     import utilidades
 
     assert celdas.VERSION == utilidades.__version__
-    assert f'version_del_curso = "{utilidades.__version__}"' in celda_de_preparacion()
+    assert f'version_del_curso, huella_del_curso = "{utilidades.__version__}", "' in celda_de_preparacion()
     assert f'"{celdas.REPOSITORIO}", "v{utilidades.__version__}"' in celda_de_preparacion()
 
 
@@ -465,3 +543,70 @@ def test_medir_y_guardar_no_pisa_sin_forzar_y_escribe_con_forzar():
             assert list(csv.DictReader(leido)) == [{"a": "1", "b": "2"}]
     finally:
         archivo.unlink(missing_ok=True)
+
+
+# --- publicar: lo que necesitan las insignias antes de crear la etiqueta ------------------------------------------
+
+
+def test_publicacion_sin_problemas_con_la_huella_de_los_cuadernos():
+    huella = celdas.huella_de_los_cuadernos()
+    assert re.fullmatch(r"[0-9a-f]{40}", huella), "las celdas de preparación deben llevar una huella de git"
+    assert celdas.problemas_de_publicacion(huella) == []
+
+
+def test_publicacion_detecta_una_huella_vieja():
+    problemas = celdas.problemas_de_publicacion("0" * 40)
+    assert len(problemas) == len(cuadernos()) and all("celda de preparación" in p for p in problemas)
+
+
+def test_publicacion_detecta_otra_version(monkeypatch):
+    monkeypatch.setattr(celdas, "VERSION", "9.9.9")
+    monkeypatch.setattr(celdas, "REFERENCIA", "v9.9.9")
+    problemas = celdas.problemas_de_publicacion(celdas.huella_de_los_cuadernos())
+    assert any(p.startswith("CITATION.cff") for p in problemas)
+    assert any(p.startswith("README.md: la insignia") and "v9.9.9" in p for p in problemas)
+    assert any("01_a_quien_mira_cada_palabra.ipynb: la insignia" in p for p in problemas)
+
+
+def _git_falso(respuestas):
+    """Un `_git` que responde por la orden entera o, si no está, por sus dos primeras palabras."""
+    def git(*orden):
+        return subprocess.CompletedProcess(orden, 0, respuestas.get(orden, respuestas.get(orden[:2], "")), "")
+    return git
+
+
+def test_publicar_exige_utilidades_guardado(monkeypatch, capsys):
+    cambios = {("status", "--porcelain", "--", "utilidades"): " M utilidades/gpt.py"}
+    monkeypatch.setattr(celdas, "_git", _git_falso(cambios))
+    monkeypatch.setattr(celdas, "poner_al_dia", lambda **_: pytest.fail("no debe reescribir nada"))
+    assert celdas.publicar([]) == 1
+    assert "utilidades/ tiene cambios sin commit" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("etiqueta,codigo,frase", [
+    ("", 0, "Crea y sube la etiqueta: git tag v"),
+    ("b" * 40, 0, "Todo listo"),
+    ("c" * 40, 1, "ya existe y apunta a otro commit"),
+])
+def test_publicar_mira_la_etiqueta(monkeypatch, capsys, etiqueta, codigo, frase):
+    monkeypatch.setattr(celdas, "_git", _git_falso({("rev-parse", "--verify"): etiqueta,
+                                                    ("rev-parse", "HEAD"): "b" * 40}))
+    monkeypatch.setattr(celdas, "huella_de_utilidades", lambda referencia="HEAD": "a" * 40)
+    monkeypatch.setattr(celdas, "poner_al_dia", lambda **_: [])
+    monkeypatch.setattr(celdas, "problemas_de_publicacion", lambda huella: [])
+    assert celdas.publicar([]) == codigo
+    salida = capsys.readouterr().out
+    assert frase in salida
+    assert ("git tag" in salida) == (not etiqueta)
+
+
+def test_publicar_con_cambios_pendientes_no_da_las_ordenes(monkeypatch, capsys):
+    monkeypatch.setattr(celdas, "_git", _git_falso({("status", "--porcelain", "--", "utilidades"): "",
+                                                    ("status", "--porcelain"): " M README.md",
+                                                    ("rev-parse", "HEAD"): "b" * 40}))
+    monkeypatch.setattr(celdas, "huella_de_utilidades", lambda referencia="HEAD": "a" * 40)
+    monkeypatch.setattr(celdas, "poner_al_dia", lambda **_: [])
+    monkeypatch.setattr(celdas, "problemas_de_publicacion", lambda huella: [])
+    assert celdas.publicar([]) == 1
+    salida = capsys.readouterr().out
+    assert "Hay cambios sin commit" in salida and "README.md" in salida and "git tag" not in salida

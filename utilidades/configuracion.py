@@ -12,6 +12,26 @@ REPOSITORIO = "https://github.com/atencion-y-transformers/curso"
 RAMA = "main"
 
 
+# La versión más antigua de PyTorch con la que funciona el curso: el optimizador del mini-GPT (lección 10) usa AdamW
+# fusionado en la CPU, que llegó en torch 2.4. Colab trae su propia versión, más nueva.
+TORCH_MINIMO = (2, 4)
+
+
+def comprobar_torch(version=None):
+    """Lanza un error claro si la versión de PyTorch (`torch.__version__` si no se da) es anterior a TORCH_MINIMO."""
+    version = version or torch.__version__
+    numeros = []
+    for parte in version.split("+")[0].split(".")[:2]:
+        digitos = "".join(c for c in parte if c.isdigit())
+        numeros.append(int(digitos or 0))
+    if tuple(numeros) < TORCH_MINIMO:
+        minimo = ".".join(map(str, TORCH_MINIMO))
+        raise RuntimeError(
+            f"Este curso necesita PyTorch {minimo} o más nuevo, y aquí hay la {version}. En tu ordenador, abre el "
+            f"curso con `python3 tareas.py abrir`, que instala la versión fijada en requirements.txt; en Colab, "
+            f"actualízalo con `!pip install -U torch` y reinicia la sesión.")
+
+
 def elegir_dispositivo():
     """Devuelve torch.device: 'cuda' si hay GPU NVIDIA, 'mps' en un Mac con Apple Silicon, si no 'cpu'."""
     if torch.cuda.is_available():
@@ -39,6 +59,7 @@ def versiones():
 
 def preparar(semilla=0, mostrar=True):
     """Fija semillas, aplica el estilo de las figuras y devuelve el dispositivo (imprime versiones si `mostrar`)."""
+    comprobar_torch()  # una versión demasiado antigua de PyTorch, dicho en castellano
     fijar_semillas(semilla)
     aplicar_estilo()
     dispositivo = elegir_dispositivo()

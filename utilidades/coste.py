@@ -5,8 +5,17 @@ import time
 import weakref
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
-from torch.utils._pytree import tree_leaves
+
+# Contar la memoria usa dos módulos internos de PyTorch (empiezan por «_»: pueden cambiar de una versión a otra).
+# Si faltan, el resto del módulo sigue funcionando y `memoria_pico` explica qué pasa.
+try:
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.utils._pytree import tree_leaves
+except ImportError as error:  # pragma: no cover - depende de la versión de PyTorch
+    TorchDispatchMode, tree_leaves = object, None
+    _SIN_CONTADOR = error
+else:
+    _SIN_CONTADOR = None
 
 
 class _ContadorDeMemoria(TorchDispatchMode):
@@ -53,6 +62,11 @@ def memoria_pico(funcion, *argumentos):
     Cuenta los tensores que devuelve cada operación de PyTorch; los búferes internos de un núcleo fusionado
     (unos pocos bloques pequeños por hilo) no se ven.
     """
+    if _SIN_CONTADOR is not None:
+        raise RuntimeError(
+            f"Esta versión de PyTorch ({torch.__version__}) no tiene las piezas internas con las que el curso cuenta "
+            f"la memoria ({_SIN_CONTADOR}). Usa la versión de requirements.txt (`python3 tareas.py abrir` la "
+            f"instala); el resto de la lección funciona igual.")
     with torch.no_grad(), _ContadorDeMemoria() as contador:
         resultado = funcion(*argumentos)
     del resultado

@@ -53,12 +53,13 @@ def test_el_flujo_de_github_prueba_las_tres_condiciones():
     trabajo = flujo["jobs"]["pruebas"]
     assert trabajo["env"]["CI"] == "true"
     assert trabajo["strategy"]["fail-fast"] is False
-    entornos = {fila["entorno"] for fila in trabajo["strategy"]["matrix"]["include"]}
-    esperados = {" ".join(f"{k}={v}" for k, v in extra.items()) for extra in tareas.PERTURBACIONES.values()}
-    assert entornos == esperados
+    filas = {fila["entorno"]: fila["rutas"] for fila in trabajo["strategy"]["matrix"]["include"]}
+    esperados = {" ".join(f"{k}={v}" for k, v in extra.items()): "notebooks" if extra else ""
+                 for extra in tareas.PERTURBACIONES.values()}
+    assert filas == esperados, "la normal, todas las pruebas; con un hilo y con otra CPU, los cuadernos"
     pasos = {paso.get("name"): paso for paso in trabajo["steps"]}
     orden = pasos["Todas las pruebas (el comando del README)"]["run"]
-    assert orden == "env ${{ matrix.entorno }} python3 tareas.py pruebas"
+    assert orden == "env ${{ matrix.entorno }} python3 tareas.py pruebas ${{ matrix.rutas }}"
     python = next(p for p in trabajo["steps"] if p.get("uses", "").startswith("actions/setup-python"))
     assert python["with"]["cache"] == "pip"
     assert "python3 tareas.py pruebas" in (RAIZ / ".ci" / "run").read_text()

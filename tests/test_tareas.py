@@ -418,3 +418,25 @@ def test_sin_git_pide_forzar(monkeypatch):
     monkeypatch.setattr(tareas.shutil, "which", lambda nombre: None)
     with pytest.raises(SystemExit, match="no puedo comprobar con git.*--forzar"):
         tareas._proteger_cuadernos([], "prueba")
+
+
+# --- Las pruebas en paralelo y las condiciones de PRUEBAS.md ---------------------------------------------------
+
+
+def test_en_paralelo_un_proceso_por_nucleo_y_cada_archivo_entero():
+    assert tareas.en_paralelo(["tests"], nucleos=2) == ["-n", "2", "--dist", "loadfile", "tests"]
+    assert tareas.en_paralelo([], nucleos=16)[:2] == ["-n", "4"]  # como mucho 4
+    assert tareas.en_paralelo(["-x"], nucleos=1) == ["-x"]  # un núcleo: sin procesos de más
+    for propio in (["-n", "3"], ["-n3"], ["--dist", "load"], ["-p", "no:xdist"]):
+        assert tareas.en_paralelo(propio, nucleos=8) == propio  # lo que pida quien ejecuta, manda
+
+
+def test_perturbadas_repite_solo_los_cuadernos(monkeypatch):
+    llamadas = []
+    monkeypatch.setattr(tareas, "pruebas", lambda argumentos, extra=None: llamadas.append((argumentos, extra)) or 0)
+    assert tareas.perturbadas(["-x"]) == 0
+    assert llamadas == [(["-x"], {}), (["-x", "notebooks"], {"OMP_NUM_THREADS": "1"}),
+                        (["-x", "notebooks"], {"ATEN_CPU_CAPABILITY": "avx2"})]
+    llamadas.clear()
+    tareas.perturbadas(["notebooks/05_mascaras.ipynb"])  # con rutas pedidas, esas en las tres
+    assert [a for a, _ in llamadas] == [["notebooks/05_mascaras.ipynb"]] * 3

@@ -63,3 +63,16 @@ def test_el_flujo_de_github_prueba_las_tres_condiciones():
     python = next(p for p in trabajo["steps"] if p.get("uses", "").startswith("actions/setup-python"))
     assert python["with"]["cache"] == "pip"
     assert "python3 tareas.py pruebas" in (RAIZ / ".ci" / "run").read_text()
+
+
+def test_el_flujo_prueba_tambien_macos_y_windows():
+    """rasbt y los cursos que admiramos prueban en los tres sistemas: aquí, unitarias y la lección 01 con nbval."""
+    import yaml
+
+    flujo = yaml.safe_load((RAIZ / ".github" / "workflows" / "pruebas.yml").read_text(encoding="utf-8"))
+    trabajo = flujo["jobs"]["otros-sistemas"]
+    assert set(trabajo["strategy"]["matrix"]["sistema"]) == {"macos-latest", "windows-latest"}
+    assert trabajo["runs-on"] == "${{ matrix.sistema }}"
+    orden = [p["run"] for p in trabajo["steps"] if "run" in p]
+    assert orden == ["python tareas.py pruebas tests notebooks/01_a_quien_mira_cada_palabra.ipynb "
+                     "--ignore=tests/test_navegador.py"]

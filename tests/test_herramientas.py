@@ -181,6 +181,7 @@ def test_colab_rechaza_una_etiqueta_con_otro_codigo(tmp_path, origen):
     assert not destino.exists()
 
 
+@pytest.mark.skipif(os.name == "nt", reason="el git falso que se cuelga está escrito en sh")
 def test_colab_con_la_descarga_colgada_para_con_un_limite(tmp_path, origen):
     """Un `git clone` que no termina no deja la celda esperando para siempre."""
     falso = tmp_path / "bin"

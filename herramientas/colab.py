@@ -1,9 +1,11 @@
 """Ensayo con las versiones de Google Colab: ejecuta cada cuaderno en un entorno aparte (.venv-colab).
 
-Colab (finales de 2026) trae IPython 7.34, ipywidgets 7.7.1 y anywidget 0.9, más antiguos que los del
-entorno de referencia. Este ensayo instala esas versiones en `.venv-colab` y ejecuta de principio a fin cada
+Colab (finales de 2026) trae Python 3.13, torch 2.11, IPython 7.34, ipywidgets 7.7.1 y anywidget 0.9, más
+antiguos que los del entorno de referencia (salvo Python). Este ensayo instala esas versiones de los paquetes en
+`.venv-colab`, con el Python que lo ejecuta (3.13 si lo ejecutas con él), y ejecuta de principio a fin cada
 cuaderno con ellas, fallando si alguna celda lanza un error. No compara salidas (las versiones cambian los
 textos) ni puede probar el navegador de Colab: comprueba que el código Python del curso funciona allí.
+La primera vez descarga torch 2.11 de PyPI: en Linux es su compilación con CUDA (unos 3 GB); se ejecuta en la CPU.
 
 Uso: python3 tareas.py colab [CUADERNO ...]
 """
@@ -23,11 +25,10 @@ from herramientas.celdas import RAIZ, cuadernos, leer_argumentos
 
 ENTORNO = RAIZ / ".venv-colab"
 PYTHON = ENTORNO / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-# Lo que se ensaya son las versiones de Colab de IPython, ipywidgets, anywidget, ipykernel y jupyter_client.
-# torch 2.13.0 en lugar de la 2.11 de Colab: es la compilación para CPU disponible aquí; numpy, matplotlib,
-# scikit-learn y psutil, las del entorno de referencia (requirements.txt), para que el ensayo sea exacto.
+# Lo que se ensaya son las versiones de Colab de torch, IPython, ipywidgets, anywidget, ipykernel y jupyter_client;
+# numpy, matplotlib, scikit-learn y psutil, las del entorno de referencia (requirements.txt).
 VERSIONES = [
-    "torch==2.13.0", "ipython==7.34.0", "ipywidgets==7.7.1", "anywidget==0.9.21", "ipykernel==6.29.5",
+    "torch==2.11.0", "ipython==7.34.0", "ipywidgets==7.7.1", "anywidget==0.9.21", "ipykernel==6.29.5",
     "jupyter_client==8.6.3", "numpy==2.4.6", "matplotlib==3.11.2", "scikit-learn==1.9.1", "psutil==7.2.2",
 ]
 NUCLEO = "curso-colab"

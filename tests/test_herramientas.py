@@ -444,6 +444,8 @@ def test_mapa_lee_enunciados_y_pistas():
 
 def test_colab_versiones_fijadas_y_ensayo(tmp_path, monkeypatch):
     assert all(re.fullmatch(r"[\w\-]+==[\w.]+", v) for v in colab.VERSIONES), "cada versión del ensayo, fijada"
+    de_colab = {"torch==2.11.0", "ipython==7.34.0", "ipywidgets==7.7.1", "anywidget==0.9.21"}  # las de Colab
+    assert de_colab <= set(colab.VERSIONES), "el ensayo usa las versiones de Colab, no las de referencia"
     monkeypatch.setattr(colab, "NUCLEO", "python3")  # el ensayo con el kernel del entorno de referencia
     bien = _cuaderno_diminuto(tmp_path / "99_bien.ipynb", ["x = 1"])
     mal = _cuaderno_diminuto(tmp_path / "99_mal.ipynb", ["x = 1", "1 / 0"])

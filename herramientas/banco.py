@@ -20,7 +20,7 @@ import nbformat
 import psutil
 from nbclient import NotebookClient
 
-from herramientas.celdas import RAIZ, cuadernos, fuente, leer_argumentos, leer_cuaderno
+from herramientas.cuadernos import RAIZ, cuadernos, fuente, leer_argumentos, leer_cuaderno, titulo
 
 GUIA = RAIZ / "DOCENTES.md"
 MARCA_INICIO = "<!-- banco: inicio (tabla generada por `python3 tareas.py banco --guardar`; no la edites a mano) -->"
@@ -228,7 +228,7 @@ def mapa_de_ejercicios(lecciones=None):
     for ruta in lecciones or cuadernos(incluir_soluciones=False):
         numero = ruta.name[:2]
         pistas, textos = pistas_de_la_leccion(numero), enunciados(ruta)
-        lineas += [f"#### {titulo_de(ruta)}", ""]
+        lineas += [f"#### {titulo(ruta)}", ""]
         for n, enunciado in sorted(textos.items()):
             clave = f"{numero}.{n}"
             lineas.append(f"- **{clave}** {enunciado}")
@@ -236,10 +236,6 @@ def mapa_de_ejercicios(lecciones=None):
                 lineas.append(f"  - «{texto}»")
         lineas.append("")
     return "\n".join(lineas).rstrip()
-
-
-def titulo_de(ruta):
-    return fuente(leer_cuaderno(ruta)["cells"][0]).splitlines()[0].lstrip("# ").strip()
 
 
 def guardar_mapa(guia=None):

@@ -21,7 +21,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from herramientas.celdas import RAIZ, cuadernos, leer_argumentos
+from herramientas.cuadernos import RAIZ, cuadernos, leer_argumentos
 
 ENTORNO = RAIZ / ".venv-colab"
 PYTHON = ENTORNO / ("Scripts/python.exe" if os.name == "nt" else "bin/python")

@@ -12,7 +12,8 @@ import collections
 import re
 import sys
 
-from herramientas.celdas import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fuente, leer_cuaderno
+from herramientas.cuadernos import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fuente, leer_cuaderno
+from utilidades.formato import miles
 
 CORPUS = RAIZ / "datos" / "corpus.txt"
 LEEME = RAIZ / "datos" / "README.md"
@@ -135,9 +136,8 @@ def construir_corpus():
     return "\n".join(partes) + "\n", rutas
 
 
-def miles(n):
-    """Un entero con los miles separados por un espacio normal (el README se lee en texto plano): 88 520."""
-    return f"{n:,}".replace(",", " ")
+def _miles(n):  # el README de datos/ se lee en texto plano: espacio normal, también con cuatro cifras
+    return miles(n, cuatro_cifras=True, espacio=" ")
 
 
 def _leeme(texto, rutas):
@@ -163,7 +163,7 @@ tal cual si es corto (un nombre como `atencion` o una llamada corta) y una fórm
 llano (`$d_{{modelo}} = 96$` queda «d_modelo = 96»); si es demasiado larga, queda «este código» o «una fórmula».
 Queda un párrafo por línea.
 
-- Tamaño: {miles(len(texto))} caracteres ({miles(len(texto.split()))} palabras).
+- Tamaño: {_miles(len(texto))} caracteres ({_miles(len(texto.split()))} palabras).
 - Vocabulario: {len(vocabulario)} caracteres distintos (con el espacio y el salto de línea).
 - Los más frecuentes: {frecuentes}.
 - Todos los visibles, ordenados: `{visibles}`
@@ -199,14 +199,14 @@ def main(argumentos=None):
     if CORPUS.exists() and not opciones.forzar:
         anterior = CORPUS.read_text(encoding="utf-8")
         estado = "es idéntico al actual" if anterior == texto else (
-            f"tendría {miles(len(texto))} caracteres (ahora tiene {miles(len(anterior))})")
+            f"tendría {_miles(len(texto))} caracteres (ahora tiene {_miles(len(anterior))})")
         print(f"Aviso: {CORPUS.relative_to(RAIZ)} ya existe y no lo toco. El corpus nuevo {estado}.\n"
               f"Si de verdad quieres reconstruirlo, repite la orden con --forzar.")
         return 1
     CORPUS.parent.mkdir(parents=True, exist_ok=True)
     CORPUS.write_text(texto, encoding="utf-8")
     LEEME.write_text(_leeme(texto, rutas), encoding="utf-8")
-    print(f"Escrito {CORPUS.relative_to(RAIZ)}: {miles(len(texto))} caracteres, {len(set(texto))} distintos, "
+    print(f"Escrito {CORPUS.relative_to(RAIZ)}: {_miles(len(texto))} caracteres, {len(set(texto))} distintos, "
           f"de {len(rutas)} lecciones.")
     return 0
 

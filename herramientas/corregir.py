@@ -16,7 +16,7 @@ import sys
 import nbformat
 from nbclient import NotebookClient
 
-from herramientas.celdas import RAIZ, fuente, leer_argumentos
+from herramientas.cuadernos import RAIZ, fuente, leer_argumentos
 
 VEREDICTO = re.compile(r"^(✅|❌) Ejercicio (\d+\.\d+): (.*)$", re.M)
 LLAMADA = re.compile(r"""comprobar\(\s*["'](\d+\.\d+)["']""")

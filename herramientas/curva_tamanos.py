@@ -15,7 +15,7 @@ import time
 
 import torch
 
-from herramientas.celdas import RAIZ
+from herramientas.cuadernos import RAIZ
 from herramientas.medidas import corpus_dividido, medir_y_guardar
 from utilidades.gpt import MiniGPT, contar_parametros, entrenar_gpt
 

@@ -20,7 +20,7 @@ import json
 import pathlib
 import sys
 
-from herramientas.celdas import (
+from herramientas.cuadernos import (
     ETIQUETA_NAVEGACION,
     RAIZ,
     cuadernos,

@@ -11,7 +11,7 @@ import time
 import nbformat
 from nbclient import NotebookClient
 
-from herramientas.celdas import cuadernos, escribir_cuaderno, leer_argumentos, limpiar_metadatos
+from herramientas.cuadernos import cuadernos, escribir_cuaderno, leer_argumentos, limpiar_metadatos
 
 
 def ejecutar(ruta, tiempo_por_celda=1800):

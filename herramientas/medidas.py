@@ -10,7 +10,7 @@ import sys
 
 import torch
 
-from herramientas.celdas import RAIZ
+from herramientas.cuadernos import RAIZ
 from utilidades.texto import TokenizadorCaracteres, dividir, leer_corpus
 
 

@@ -14,7 +14,7 @@ import sys
 
 import torch
 
-from herramientas.celdas import RAIZ
+from herramientas.cuadernos import RAIZ
 from herramientas.medidas import corpus_dividido
 from utilidades.gpt import MiniGPT, entrenar_gpt
 

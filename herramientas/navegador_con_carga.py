@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 
-from herramientas.celdas import RAIZ
+from herramientas.cuadernos import RAIZ
 
 PLAZO_POR_PASADA = 3600  # segundos; una pasada normal dura mucho menos
 

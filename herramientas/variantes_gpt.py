@@ -28,7 +28,7 @@ import time
 import torch
 from torch import nn
 
-from herramientas.celdas import RAIZ
+from herramientas.cuadernos import RAIZ
 from herramientas.medidas import corpus_dividido, medir_y_guardar
 from utilidades.gpt import MiniGPT, entrenar_gpt
 

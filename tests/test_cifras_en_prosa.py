@@ -40,7 +40,7 @@ import re
 
 import pytest
 
-from herramientas.celdas import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fuente, leer_cuaderno
+from herramientas.cuadernos import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fuente, leer_cuaderno
 
 REGISTRO = RAIZ / "notebooks" / "CIFRAS_CITADAS.md"
 FINO = "[\u202f\u2009\u00a0]"  # los espacios finos con que se separan los miles

@@ -6,7 +6,8 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 
-from herramientas.celdas import RAIZ, REPOSITORIO, celda_de_preparacion, cuadernos, enlace_colab, fuente, leer_cuaderno
+from herramientas.celdas import REPOSITORIO, celda_de_preparacion, enlace_colab
+from herramientas.cuadernos import RAIZ, cuadernos, fuente, leer_cuaderno
 
 LECCIONES = cuadernos(incluir_soluciones=False)
 TODOS = cuadernos()

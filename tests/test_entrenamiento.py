@@ -187,7 +187,7 @@ def test_ejercicio_08_3_con_el_codigo_del_curso():
 
 def test_ejercicio_08_4_el_ejemplo_no_repite_digitos():
     """La pista de 08.4 pregunta dónde está el 9 del ejemplo: el ejemplo del enunciado debe tener un solo 9."""
-    from herramientas.celdas import RAIZ, fuente, leer_cuaderno
+    from herramientas.cuadernos import RAIZ, fuente, leer_cuaderno
 
     celdas = leer_cuaderno(RAIZ / "notebooks" / "08_invertir_digitos.ipynb")["cells"]
     enunciado = next(fuente(c) for c in celdas if "**Ejercicio 4.**" in fuente(c))

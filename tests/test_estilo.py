@@ -3,7 +3,7 @@
 import shutil
 import subprocess
 
-from herramientas.celdas import RAIZ, cuadernos
+from herramientas.cuadernos import RAIZ, cuadernos
 
 
 def _ruff():

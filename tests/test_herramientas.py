@@ -14,7 +14,8 @@ import nbformat
 import pytest
 
 from herramientas import banco, celdas, colab, corregir, diapositivas, ejecutar
-from herramientas.celdas import RAIZ, celda_de_preparacion, cuadernos, enlace_colab, fuente, leer_cuaderno
+from herramientas.celdas import celda_de_preparacion, enlace_colab
+from herramientas.cuadernos import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fuente, leer_argumentos, leer_cuaderno
 
 LECCIONES = cuadernos(incluir_soluciones=False)
 PYTHON_BASE = getattr(sys, "_base_executable", sys.executable)  # sin el .venv: ahí `utilidades` no está instalado
@@ -220,9 +221,9 @@ def test_enlaces_pone_preparacion_insignia_y_navegacion(tmp_path):
     assert f"({LECCIONES[0].name})" in arriba and f"({LECCIONES[2].name})" in arriba
     assert "Siguiente lección" in abajo and f"({LECCIONES[2].name})" in abajo
     assert fuente([c for c in celdas_nuevas if c["cell_type"] == "code"][0]) == celda_de_preparacion()
-    sin_navegacion = [c for c in celdas_nuevas if celdas.ETIQUETA_NAVEGACION not in c["metadata"].get("tags", [])]
+    sin_navegacion = [c for c in celdas_nuevas if ETIQUETA_NAVEGACION not in c["metadata"].get("tags", [])]
     assert len(sin_navegacion) == len(viejo["cells"]) - sum(
-        celdas.ETIQUETA_NAVEGACION in c["metadata"].get("tags", []) for c in viejo["cells"])
+        ETIQUETA_NAVEGACION in c["metadata"].get("tags", []) for c in viejo["cells"])
     assert not celdas.actualizar_cuaderno(cuaderno, ruta, LECCIONES), "una segunda vez no cambia nada"
 
 
@@ -322,21 +323,21 @@ def test_ejecutar_sin_cuaderno_lo_dice(tmp_path):
 def test_leer_argumentos_separa_opciones_y_cuadernos(tmp_path, capsys):
     cuaderno = tmp_path / "99_prueba.ipynb"
     cuaderno.write_text("{}", encoding="utf-8")
-    assert celdas.leer_argumentos([str(cuaderno), "--guardar"], ("--guardar",)) == (["--guardar"], [cuaderno])
-    assert celdas.leer_argumentos([]) == ([], [])
+    assert leer_argumentos([str(cuaderno), "--guardar"], ("--guardar",)) == (["--guardar"], [cuaderno])
+    assert leer_argumentos([]) == ([], [])
     with pytest.raises(SystemExit) as salida:
-        celdas.leer_argumentos(["--ayuda"], uso="Uso: así")
+        leer_argumentos(["--ayuda"], uso="Uso: así")
     assert salida.value.code == 0 and capsys.readouterr().out.strip() == "Uso: así"
     with pytest.raises(SystemExit, match="No conozco la opción «--tabla»: esta orden las que admite son --guardar"):
-        celdas.leer_argumentos(["--tabla"], ("--guardar",))
+        leer_argumentos(["--tabla"], ("--guardar",))
     with pytest.raises(SystemExit, match="no admite ninguna"):
-        celdas.leer_argumentos(["--guardar"])
+        leer_argumentos(["--guardar"])
     with pytest.raises(SystemExit, match="«notas.txt» no es un cuaderno"):
-        celdas.leer_argumentos(["notas.txt"])
+        leer_argumentos(["notas.txt"])
     with pytest.raises(SystemExit, match="No existe el cuaderno"):
-        celdas.leer_argumentos([str(tmp_path / "no_esta.ipynb")])
+        leer_argumentos([str(tmp_path / "no_esta.ipynb")])
     falta = tmp_path / "no_esta.ipynb"  # sin deben_existir, la orden decide qué hacer con lo que falta
-    assert celdas.leer_argumentos([str(falta)], deben_existir=False) == ([], [falta])
+    assert leer_argumentos([str(falta)], deben_existir=False) == ([], [falta])
 
 
 @pytest.mark.parametrize("orden", [
@@ -529,7 +530,7 @@ def test_diapositivas_html_con_las_salidas_guardadas(tmp_path):
 def test_medir_y_guardar_no_pisa_sin_forzar_y_escribe_con_forzar():
     import csv
 
-    from herramientas.celdas import RAIZ
+    from herramientas.cuadernos import RAIZ
     from herramientas.medidas import corpus_dividido, medir_y_guardar
 
     texto, tokenizador, entrenamiento, validacion = corpus_dividido()

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from herramientas.celdas import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fuente, leer_cuaderno
+from herramientas.cuadernos import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fuente, leer_cuaderno
 
 # Un número con comas de miles: 1,000 · 49,984 · 1,000,000 (no una forma como (60,768) ni una lista 3,4,5).
 MILES_CON_COMA = re.compile(r"(?<![\d(\[,.\w])\d{1,3}(?:,\d{3})+(?![\d,])")

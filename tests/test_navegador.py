@@ -32,7 +32,7 @@ import urllib.request
 
 import pytest
 
-from herramientas.celdas import RAIZ
+from herramientas.cuadernos import RAIZ
 from herramientas.navegador import OPCIONES_CHROMIUM, ruta_chromium
 
 CAPTURAS = RAIZ / "resultados" / "navegador"

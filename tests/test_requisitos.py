@@ -9,7 +9,7 @@ from packaging.markers import Marker
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from herramientas.celdas import RAIZ
+from herramientas.cuadernos import RAIZ
 
 LINEA = re.compile(r"^(?P<nombre>[A-Za-z0-9._-]+)==(?P<version>[^\s;#]+)(?: ; (?P<marca>.+))?$")
 # Lo que pip instalaría de más fuera de Linux si faltara aquí: cada uno, con la marca de su sistema.

@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from herramientas.celdas import RAIZ, cuadernos, fuente, leer_cuaderno
+from herramientas.cuadernos import RAIZ, cuadernos, fuente, leer_cuaderno
 
 MARCA = re.compile(r"^# guardar: (utilidades/[\w/]+\.py)\s*$")
 MARCA_PRIMERA = re.compile(r"^# primera versión: (utilidades/[\w/]+\.py)\s*$")

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import tareas
-from herramientas.celdas import RAIZ
+from herramientas.cuadernos import RAIZ
 
 INDICE_CPU = "https://download.pytorch.org/whl/cpu"
 HERRAMIENTAS_DE_DESARROLLO = {"pytest", "nbval", "ruff", "playwright"}
@@ -88,7 +88,8 @@ def test_cada_version_fijada(archivo):
     for linea in _requisitos(archivo):
         if linea.startswith("-r "):
             continue
-        assert re.fullmatch(r"[A-Za-z0-9_.\-]+==[0-9][0-9A-Za-z.+\-]*", linea), f"{archivo}: «{linea}» sin fijar con =="
+        fijada = re.fullmatch(r"[A-Za-z0-9_.\-]+==[0-9][0-9A-Za-z.+\-]*( ; .+)?", linea)  # « ; marca»: un sistema
+        assert fijada, f"{archivo}: «{linea}» sin fijar con =="
 
 
 def test_el_estudiante_no_instala_las_herramientas_de_quien_contribuye():

@@ -46,7 +46,7 @@ def test_corpus_del_curso_y_su_readme():
     for basura in ("()", ",,", ",.", "( )"):  # lo que dejaba borrar el código sin poner nada en su sitio
         assert basura not in texto, f"el corpus tiene «{basura}»"
     leeme = (RUTA_CORPUS.parent / "README.md").read_text(encoding="utf-8")
-    assert f"{herramienta.miles(len(texto))} caracteres" in leeme, "datos/README.md no describe el corpus actual"
+    assert f"{herramienta._miles(len(texto))} caracteres" in leeme, "datos/README.md no describe el corpus actual"
     assert f"{len(set(texto))} caracteres distintos" in leeme
     assert "herramientas.corpus" in leeme
 
@@ -87,7 +87,7 @@ def test_el_codigo_y_las_formulas_en_linea_se_leen_como_texto():
     assert herramienta.formula_en_texto("\\begin{pmatrix} a \\\\ b \\end{pmatrix}") == "una fórmula"
     assert herramienta.formula_en_texto("a + b + c + d + e + f + g + h + i + j + k + l") == "una fórmula"
     assert herramienta.codigo_en_texto("x" * 50) == "este código"
-    assert herramienta.miles(88520) == "88 520"
+    assert herramienta._miles(88520) == "88 520"
 
 
 def test_la_herramienta_no_sobrescribe_sin_forzar(tmp_path, monkeypatch, capsys):

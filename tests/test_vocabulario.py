@@ -21,7 +21,7 @@ import unicodedata
 
 import pytest
 
-from herramientas.celdas import RAIZ, cuadernos, fuente, leer_cuaderno
+from herramientas.cuadernos import RAIZ, cuadernos, fuente, leer_cuaderno
 
 GLOSARIO = RAIZ / "notebooks" / "GLOSARIO.md"
 DOCUMENTOS = [RAIZ / "README.md", RAIZ / "DOCENTES.md"]

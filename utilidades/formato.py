@@ -10,11 +10,12 @@ import numbers
 ESPACIO_FINO = "\u202f"  # espacio fino que no parte la línea: 49 984
 
 
-def miles(numero, decimales=0, *, cuatro_cifras=False):
+def miles(numero, decimales=0, *, cuatro_cifras=False, espacio=ESPACIO_FINO):
     """Devuelve `numero` como texto con los miles separados por un espacio fino y `decimales` decimales (con punto).
 
     Como pide la RAE, un número de cuatro cifras no se separa (1000) salvo con `cuatro_cifras=True`, útil en una
-    columna junto a números más largos. Acepta int, float y escalares de NumPy o PyTorch.
+    columna junto a números más largos. Acepta int, float y escalares de NumPy o PyTorch. `espacio=" "` separa con
+    un espacio normal, para un texto que se lee sin formato (como el README de datos/).
     """
     if hasattr(numero, "item") and getattr(numero, "ndim", 0) == 0:
         numero = numero.item()  # un escalar de NumPy o un tensor de un elemento
@@ -26,4 +27,4 @@ def miles(numero, decimales=0, *, cuatro_cifras=False):
     entera = texto.lstrip("-").split(".")[0]
     if not cuatro_cifras and len(entera) <= 5:  # «1,000» tiene 5 caracteres: cuatro cifras y una coma
         texto = texto.replace(",", "")
-    return texto.replace(",", ESPACIO_FINO)
+    return texto.replace(",", espacio)

@@ -73,7 +73,7 @@ def test_exigir_numero_y_entero_terminan_con_una_pista():
         exigir_numero("0.25")
     with pytest.raises(Fallo, match="NaN o infinito"):
         exigir_numero(float("inf"))
-    with pytest.raises(Fallo, match="sin decimales; tu respuesta es 7.5"):
+    with pytest.raises(Fallo, match="sin decimales; tu respuesta vale 7.5"):
         exigir_entero(7.5)
 
 

@@ -35,6 +35,18 @@ def test_mapa_de_calor_rotula_y_escribe_valores():
     plt.close(fig)
 
 
+def test_mapa_de_calor_gira_los_rotulos_solo_si_se_pide_o_son_largos():
+    palabras = ["Ana", "sacó", "plata"]
+    fig, ax = graficos.mapa_de_calor(torch.eye(3) * 0.5, palabras, palabras)
+    assert all(t.get_rotation() == 45 for t in ax.get_xticklabels()), "por defecto, palabras de más de dos letras"
+    plt.close(fig)
+    fig, ax = graficos.mapa_de_calor(torch.eye(3) * 0.5, palabras, palabras, girar=False)
+    fig.canvas.draw()  # al dibujarse se vuelven a poner las marcas: deben seguir rectas
+    assert all(t.get_rotation() == 0 for t in ax.get_xticklabels())
+    assert all(t.get_ha() == "center" for t in ax.get_xticklabels())
+    plt.close(fig)
+
+
 def test_mapa_de_calor_deja_en_blanco_lo_oculto():
     oculto = np.triu(np.ones((3, 3), dtype=bool), k=1)
     fig, ax = graficos.mapa_de_calor(np.full((3, 3), 0.3), valores=True, oculto=oculto)

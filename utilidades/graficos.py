@@ -449,6 +449,7 @@ def mapa_de_calor(
     barra=True,
     mapa=None,
     etiqueta_barra=None,
+    girar=None,
 ):
     """Dibuja una tabla (L_filas, L_columnas) con palabras en los ejes; devuelve (fig, ax).
 
@@ -456,6 +457,8 @@ def mapa_de_calor(
     `valores=True` escribe cada número en su celda, si al dibujarse las celdas son lo bastante anchas para ellos
     (en una tabla grande no se escriben: se pisarían). Al dibujarse también se dejan solo las marcas de los ejes que
     no se pisan (una de cada k, el mismo k en todo el eje). `etiqueta_barra` nombra lo que mide la barra de color.
+    `girar` decide si los rótulos de las columnas van girados; con None (por defecto) se giran los de más de dos
+    letras, y con False quedan rectos (para unas pocas palabras cortas que caben de sobra).
     """
     datos = _a_numpy(matriz)
     n_filas, n_columnas = datos.shape
@@ -484,7 +487,8 @@ def mapa_de_calor(
         trazos = [[(j - 0.45, i + 0.45), (j + 0.45, i - 0.45)] for i, j in zip(*np.nonzero(oculto))]
         ax.add_collection(LineCollection(trazos, colors=GRIS, linewidths=0.8, capstyle="projecting"), autolim=False)
     # Rótulos de columna girados para que quepan las palabras; letras sueltas o números cortos, rectos.
-    girar = columnas is not None and max((len(str(c)) for c in columnas), default=0) > 2
+    if girar is None:
+        girar = columnas is not None and max((len(str(c)) for c in columnas), default=0) > 2
     opciones_x = {"rotation": 45 if girar else 0, "ha": "right" if girar else "center"}
     ax._marcas_completas = {"x": (*_marcas(columnas, n_columnas), opciones_x), "y": (*_marcas(filas, n_filas), {})}
     ax._marcas_puestas = {}

@@ -21,16 +21,25 @@ def favoritas(pesos, palabras):
             f"La tabla de pesos tiene forma {tuple(pesos.shape)}, pero hay {len(palabras)} palabras: "
             f"elige una frase y una cabeza, por ejemplo pesos[0, 0]."
         )
-    mayores, indices = pesos.max(dim=-1)
-    return " · ".join(f"{p}→{palabras[j]} {m:.2f}" for p, j, m in zip(palabras, indices.tolist(), mayores.tolist()))
+    partes = []
+    for palabra, fila in zip(palabras, pesos):
+        mayor = fila.max()
+        empatadas = [palabras[j] for j in torch.nonzero(mayor - fila < 1e-12).flatten().tolist()]
+        # Un empate se dice: «el→todas» si la fila reparte por igual, «perro→del/vecino» si empatan varias.
+        destino = "todas" if len(empatadas) == len(palabras) > 1 else "/".join(empatadas)
+        partes.append(f"{palabra}→{destino} {mayor:.2f}")
+    return " · ".join(partes)
 
 
 def vista_de_cabeza(pesos, frases, frase, cabeza, nombres=None):
     """Lo que muestra el selector: (texto con la favorita de cada palabra, mapa de calor de una cabeza)."""
-    if not 0 <= cabeza < pesos.shape[1]:
-        raise ValueError(f"La capa tiene {pesos.shape[1]} cabezas (0 a {pesos.shape[1] - 1}); pediste la {cabeza}.")
+    # `pesos`: un tensor (lote, cabezas, L, L) o, si las frases tienen longitudes distintas, una lista con un
+    # tensor (cabezas, L, L) por frase.
+    n = len(pesos[frase])
+    if not 0 <= cabeza < n:
+        raise ValueError(f"La capa tiene {n} cabezas (0 a {n - 1}); pediste la {cabeza}.")
     palabras = frases[frase]
-    tabla = pesos[frase, cabeza]  # (L, L)
+    tabla = pesos[frase][cabeza]  # (L, L)
     nombre = f"cabeza {cabeza}" + (f" ({nombres[cabeza]})" if nombres else "")
     texto = f"{nombre}, «{' '.join(palabras)}»: " + favoritas(tabla, palabras)
     fig, _ = mapa_de_calor(tabla, palabras, palabras, valores=True, titulo=nombre,

@@ -38,6 +38,12 @@ def _sin_transpose(qkv, cabezas):
     return torch.stack([t.reshape(lote, L, cabezas, -1) for t in qkv.chunk(3, dim=-1)])
 
 
+def _reshape_sin_intercambiar(qkv, cabezas):
+    """El error más frecuente: la forma de `separar` sin cambiar de sitio las palabras y las cabezas."""
+    lote, L, triple = qkv.shape
+    return torch.stack([t.reshape(lote, cabezas, L, -1) for t in qkv.chunk(3, dim=-1)])
+
+
 def _intercalado(qkv, cabezas):
     lote, L, triple = qkv.shape
     return qkv.view(lote, L, cabezas, 3, triple // 3 // cabezas).permute(3, 0, 2, 1, 4)
@@ -62,7 +68,8 @@ CASOS = {
                      Adivinanza(4 * 64 * 64, "cuatro matrices de 64 × 64, sin sesgos")],
         solucion=16640,
         errores=[Error(16384, "sesgo"), Error(12480, "proyección de salida"), Error(1088, "el de la lección"),
-                 Error(4160, "el número de cabezas"), Error(10000, "nn.Linear(a, b)"), Error(16640.5, "sin decimales")],
+                 Error(4160, "se queda corto: falta la proyección de entrada"), Error(10000, "nn.Linear(a, b)"),
+                 Error(16640.5, "sin decimales")],
     ),
     "04.2": Caso(
         adivinanzas=[Adivinanza((3, 7, 7), "la forma de una sola cabeza"),
@@ -80,13 +87,15 @@ CASOS = {
         acepta=[_separar_qkv_con_permute, _separar_qkv_en_float64],
         errores=[Error(_separar, "el vector entero de 3 · d_modelo"), Error(_tres_sueltos, "por separado"),
                  Error(_reshape_directo, "un reshape directo"), Error(_sin_transpose, "delante de las palabras"),
+                 Error(_reshape_sin_intercambiar, "intercambia las dimensiones de las palabras y de las cabezas"),
                  Error(_intercalado, "Q entera, luego K entera"), Error(_orden_cambiado, "no en su orden"),
                  Error(_cabezas_alternas, "números consecutivos"), Error(_sin_return, "no devuelve nada"),
                  Error(3, "debe ser una función")],
     ),
     "04.4": Caso(
         solucion=6,
-        errores=[Error(12, "raíz de d_modelo"), Error(36, "tamaño de cada trozo"),
+        errores=[Error(12, "raíz de d_modelo"), Error(36, "cuántos números ve cada cabeza"),
+                 Error(1 / 6, "el factor por el que se multiplican"),
                  Error(4, "ese es el número de cabezas"),
                  Error(2, "raíz del número de cabezas"), Error(3, "reparte primero d_modelo"),
                  Error(144, "reparte d_modelo")],
@@ -95,6 +104,7 @@ CASOS = {
             Adivinanza(8, "√64 = 8, el divisor de los ejemplos con d = 64"),
             Adivinanza(12, "√d_modelo, sin repartir entre las cabezas"),
             Adivinanza(36, "d_cabeza sin la raíz"),
+            Adivinanza(1 / 6, "el factor 1/√d_cabeza, leyendo «multiplica» por «divide»"),
         ],
     ),
 }

@@ -35,6 +35,32 @@ def _ventana_corrida(L, ventana):
     return (j > i) | (i - j >= ventana)
 
 
+def _ventana_ancha(L, ventana):
+    """Deja ver una palabra anterior de más (p. ej., con tril(-ventana - 2) para lo de atrás)."""
+    return _ventana(L, ventana + 1)
+
+
+def _dos_de_mas(L, ventana):
+    i = torch.arange(L)[:, None]
+    j = torch.arange(L)[None, :]
+    return (j > i) | (i - j > ventana + 2)
+
+
+def _al_principio(L, ventana):
+    """La ventana contada desde el principio de la frase: cada palabra ve las primeras, no las más cercanas."""
+    i = torch.arange(L)[:, None]
+    j = torch.arange(L)[None, :]
+    return (j > i) | ((j >= ventana) & (j < i))
+
+
+def _lista(L, ventana):
+    return _ventana(L, ventana).tolist()
+
+
+def _en_numpy(L, ventana):
+    return _ventana(L, ventana).numpy()
+
+
 def _solo_causal(L, ventana):
     return torch.ones(L, L, dtype=torch.bool).triu(1)
 
@@ -57,6 +83,10 @@ def _suma_todo(relleno):
     return (~relleno).sum()
 
 
+def _suma_por_columnas(relleno):
+    return (~relleno).sum(dim=0)
+
+
 def _sin_return(relleno):
     (~relleno).sum(dim=-1)
 
@@ -68,14 +98,21 @@ CASOS = {
                      Adivinanza(45, "las ocultas")],
         solucion=55,
         errores=[Error(45, "ocultas"), Error(50, "diagonal"), Error(100, "todas las celdas"),
-                 Error(10, "fila a fila"), Error(55.5, "sin decimales")],
+                 Error(10, "fila a fila"), Error(55.5, "sin decimales"),
+                 Error(55 + 1e-7, "tu respuesta vale 55.0000001")],
     ),
     "05.2": Caso(
         adivinanzas=[Adivinanza(_solo_causal, "la máscara causal de la lección, sin ventana")],
         solucion=_ventana,
         errores=[Error(_al_reves, "al revés"), Error(_con_diagonal, "diagonal debe ser False"),
                  Error(_sin_futuro, "futuro"), Error(_enteros, "tipo bool"),
-                 Error(_ventana_corrida, "de i - ventana a i")],
+                 Error(_ventana_corrida, "una palabra anterior de menos"),
+                 Error(_ventana_ancha, "una palabra anterior de más"),
+                 Error(_dos_de_mas, "¿cuántas anteriores tiene esa palabra"),
+                 Error(_al_principio, "no las más cercanas"),
+                 Error(_solo_causal, "esa es la máscara causal"),
+                 Error(_lista, "devuelve una lista")],
+        acepta=[_en_numpy],
     ),
     "05.3": Caso(
         adivinanzas=[Adivinanza(36, "solo la causal de 8"),
@@ -83,11 +120,12 @@ CASOS = {
                      Adivinanza(40, "solo el relleno")],
         solucion=30,
         errores=[Error(36, "solo con la máscara causal"), Error(40, "solo con el relleno"),
-                 Error(15, "filas del relleno"), Error(64, "dibuja la tabla")],
+                 Error(15, "pusiste el relleno delante"), Error(64, "dibuja la tabla")],
     ),
     "05.4": Caso(
         solucion=_longitudes,
-        errores=[Error(_cuenta_relleno, "has contado el relleno"), Error(_suma_todo, "un número por frase"),
+        errores=[Error(_cuenta_relleno, "has contado el relleno"), Error(_suma_todo, "devuelve un solo número"),
+                 Error(_suma_por_columnas, "devuelve forma (5,)"),
                  Error(_sin_return, "no devuelve nada"), Error(_donde_empieza_el_relleno, "relleno delante")],
         adivinanzas=[Adivinanza(_donde_empieza_el_relleno, "la posición del primer relleno: solo vale con el relleno "
                                                            "detrás (la lección enseña también el relleno delante)")],

@@ -171,7 +171,7 @@ def exigir_entero(respuesta, que="un número entero"):
     """Devuelve la respuesta como int; si no es un solo número entero, termina la comprobación con una pista."""
     valor = exigir_numero(respuesta, que)
     if valor != round(valor):
-        raise Fallo(pista(f"se pide {que}, sin decimales; tu respuesta es {valor:g}."))
+        raise Fallo(pista(f"se pide {que}, sin decimales; tu respuesta vale {valor!r}."))
     return int(round(valor))
 
 

@@ -10,9 +10,7 @@ from utilidades.ejercicios import (
     bien,
     comparar_numeros,
     ejercicio,
-    es_cercano,
     exigir_funcion,
-    exigir_numero,
     llamar,
     pista,
 )
@@ -26,8 +24,12 @@ def _softmax(s):
     return e / e.sum()
 
 
+_DOS_DECIMALES = 0.005  # lo más que se aleja del valor exacto un número bien redondeado a dos decimales
+
+
 def _es(valor, esperado, tolerancia=0.01):
-    return valor is not None and valor.shape == np.shape(esperado) and np.allclose(valor, esperado, atol=tolerancia)
+    return (valor is not None and valor.shape == np.shape(esperado)
+            and np.allclose(valor, esperado, atol=tolerancia, rtol=0))
 
 
 @ejercicio("02.1")
@@ -35,8 +37,15 @@ def _pesos_de_ana(respuesta):
     productos = K @ Q[0]  # (3,)
     esperado = _softmax(productos / math.sqrt(2))
     valor = a_numpy(respuesta)
-    if _es(valor, esperado):
+    # Se piden dos decimales: redondear bien deja cada peso a 0.005 o menos del exacto. Así pasan los redondeos (y
+    # cualquier respuesta con más decimales), pero no un vecino inventado una centésima más allá ni un truncado.
+    if _es(valor, esperado, _DOS_DECIMALES):
         return bien("Ahora ejecuta las celdas siguientes: la primera fila de la tabla de pesos debe coincidir.")
+    if _es(valor, np.floor(100 * esperado) / 100, 1e-9):
+        return pista("casi: has cortado los decimales en lugar de redondear. Mira la tercera cifra de cada peso: "
+                     "si es 5 o más, la segunda sube.")
+    if _es(valor, _softmax(productos / 2)):
+        return pista("has dividido los productos por d = 2; la fórmula divide por su raíz, √d = √2.")
     if _es(valor, productos):
         return pista("esos son los productos escalares; faltan dos pasos: dividir y softmax.")
     if _es(valor, productos / math.sqrt(2)):
@@ -47,7 +56,7 @@ def _pesos_de_ana(respuesta):
         return pista("los has dado en porcentaje; escribe pesos entre 0 y 1.")
     if _es(valor, np.round(esperado, 1), 1e-9):
         return pista("vas bien, pero has redondeado a un decimal; da al menos dos decimales.")
-    return comparar_numeros(respuesta, esperado, tolerancia=0.01, pista_forma="hay un peso por cada clave.",
+    return comparar_numeros(respuesta, esperado, tolerancia=_DOS_DECIMALES, pista_forma="hay un peso por cada clave.",
                             pista_valor="sigue los tres pasos: consulta de «Ana» por cada clave, divide por √2 y "
                                         "aplica softmax (exponencial de cada uno dividida por la suma).")
 
@@ -80,7 +89,8 @@ def _pesos_con_temperatura(funcion):
     exigir_funcion(funcion, "comprobar('02.3', pesos_con_temperatura)")
     generador = torch.Generator().manual_seed(1)
     # Temperaturas distintas de 1 (la tabla de pesos de la celda de `atencion`, sin T, no pasa) y elegidas para que
-    # d·T no coincida con √d: dividir por d o no usar T dan números distintos y cada uno recibe su pista.
+    # los denominadores de los errores frecuentes (d·T, √d, √(d·T), √d·T², √d + T, √L·T) no coincidan con √d·T ni
+    # entre sí en la primera forma: cada error da números distintos y recibe su pista.
     for forma, T in (((5, 4), 0.7), ((2, 6, 8), 2.0), ((2, 3, 7, 16), 0.4)):
         Q = torch.randn(*forma, generator=generador, dtype=torch.float64)
         K = torch.randn(*forma, generator=generador, dtype=torch.float64)
@@ -119,6 +129,12 @@ def _pesos_con_temperatura(funcion):
         if torch.allclose(obtenido, torch.softmax(productos / (math.sqrt(L) * T), dim=-1), atol=1e-5):
             return pista("has dividido por la raíz del número de palabras (√L); d es el tamaño de cada vector, "
                          "la última dimensión de Q.")
+        if torch.allclose(obtenido, torch.softmax(productos / math.sqrt(d * T), dim=-1), atol=1e-5):
+            return pista("has metido T dentro de la raíz. La raíz es solo de d: divide por √d y, aparte, por T.")
+        if torch.allclose(obtenido, torch.softmax(productos / (math.sqrt(d) * T ** 2), dim=-1), atol=1e-5):
+            return pista("divides por T dos veces (por T²); la temperatura divide los puntajes una sola vez.")
+        if torch.allclose(obtenido, torch.softmax(productos / (math.sqrt(d) + T), dim=-1), atol=1e-5):
+            return pista("has sumado √d y T en el denominador; la fórmula los multiplica.")
         if torch.allclose(obtenido, torch.softmax(K @ Q.transpose(-2, -1) / (math.sqrt(d) * T), dim=-1), atol=1e-5):
             return pista("tu tabla tiene las claves en las filas: la fila i debe ser la consulta i contra cada clave, "
                          "así que Q va a la izquierda del producto.")
@@ -127,26 +143,47 @@ def _pesos_con_temperatura(funcion):
                 "aplanan (T > 1).")
 
 
+def _formas(respuesta):
+    """La respuesta como tabla (2, 3) de floats; admite listas de listas, tuplas, torch.Size, arrays o tensores."""
+    if isinstance(respuesta, (list, tuple)) and len(respuesta) == 2:
+        filas = [a_numpy(fila) for fila in respuesta]
+        if all(f is not None and f.ndim == 1 for f in filas) and filas[0].shape == filas[1].shape:
+            return np.stack(filas)
+    return a_numpy(respuesta)
+
+
 @ejercicio("02.4")
-def _dos_palabras(respuesta):
-    valor = exigir_numero(respuesta, "un solo número entre 0 y 1")
-    esperado = math.exp(1) / (math.exp(1) + math.exp(-1))
-    if es_cercano(valor, esperado, 0.006):
-        return bien("La primera se lleva casi nueve de cada diez partes: con dos palabras, una diferencia de 2 en "
-                    "los puntajes ya decide mucho.")
-    if es_cercano(valor, 100 * esperado, 1.0):
-        return pista("lo has dado en porcentaje; escribe el peso como un número entre 0 y 1.")
-    if es_cercano(valor, 1 - esperado, 0.01):
-        return pista("ese es el peso de la segunda palabra; se pregunta el de la primera.")
-    if es_cercano(valor, 0.5, 0.01):
-        return pista("si te sale un reparto a medias, revisa el signo: e elevado a −1 no es lo mismo que e "
-                     "elevado a 1.")
-    if es_cercano(valor, math.exp(1) / (math.exp(1) + 1), 0.006):
-        return pista("ese sería el peso si el segundo puntaje fuera 0; es −1, y e elevado a −1 no vale 1.")
-    if es_cercano(valor, math.exp(2 ** -0.5) / (math.exp(2 ** -0.5) + math.exp(-(2 ** -0.5))), 0.006):
-        return pista("parece que has dividido otra vez por una raíz: los puntajes del enunciado ya vienen "
-                     "divididos por √d.")
-    if es_cercano(valor, math.exp(2), 0.05):
-        return pista("ese es el cociente entre las dos exponenciales; el peso divide cada exponencial entre la "
-                     "suma de las dos.")
-    return pista("calcula e^1 y e^(−1), y divide la primera entre la suma de las dos.")
+def _formas_de_la_atencion_cruzada(respuesta):
+    lote, L_q, L_k, d, d_v = 4, 7, 12, 16, 32  # los del enunciado: Q (4, 7, 16), K (4, 12, 16), V (4, 12, 32)
+    valor = _formas(respuesta)
+    if valor is not None and valor.shape == (2, 2):
+        return pista("te falta el lote: cada forma empieza, como la de Q, por el número de frases del lote.")
+    if valor is None or valor.shape != (2, 3):
+        return pista("responde con dos listas de tres números: [forma de los pesos, forma de la salida].")
+    if not np.all(np.isfinite(valor)) or not np.allclose(valor, np.round(valor)):
+        return pista("una forma son números enteros: cuántas frases, cuántas filas y cuántas columnas.")
+    pesos, salida = (tuple(int(round(x)) for x in fila) for fila in valor)
+    if (pesos, salida) == ((lote, L_q, L_k), (lote, L_q, d_v)):
+        return bien("La tabla de pesos es rectangular, una fila por consulta y una columna por clave, y la salida "
+                    "tiene una fila por consulta, del tamaño de los valores.")
+    if (salida, pesos) == ((lote, L_q, L_k), (lote, L_q, d_v)):
+        return pista("tienes las dos formas, pero en el orden contrario: primero los pesos y después la salida.")
+    if pesos[0] != lote or salida[0] != lote:
+        return pista("el lote no cambia: la atención trata cada frase del lote por separado, y la primera "
+                     "dimensión sigue siendo la de Q.")
+    if pesos == (lote, L_k, L_q):
+        return pista("tu tabla de pesos tiene las claves en las filas: cada fila es una consulta (la que mira) y "
+                     "cada columna, una clave.")
+    if pesos[1] == pesos[2]:
+        return pista("la tabla de pesos no tiene por qué ser cuadrada: aquí las consultas y las claves salen de "
+                     "frases de distinto largo.")
+    if pesos != (lote, L_q, L_k):
+        return pista("la tabla de pesos tiene una fila por consulta y una columna por clave: mira la penúltima "
+                     "dimensión de Q y la de K.")
+    if salida == (lote, L_q, d):
+        return pista("la salida mezcla valores, no consultas: su última dimensión es el tamaño de cada valor, la "
+                     "última de V.")
+    if salida[1] == L_k:
+        return pista("la salida tiene una fila por palabra que pregunta (cada consulta recibe su mezcla), no una "
+                     "por clave.")
+    return pista("la tabla de pesos está bien; la salida es pesos @ V: las filas de los pesos por las columnas de V.")

@@ -32,10 +32,8 @@ def parametros_de_la_capa(respuesta):
                      "salida.")
     if valor == 16 * 48 + 48 + 16 * 16 + 16:
         return pista("ese es el recuento de AtencionMulticabeza(16, 4), el de la lección; aquí d_modelo es otro.")
-    if valor == salida:  # con d = 64 y 4 cabezas, coincide con el total dividido entre las cabezas
-        return pista("ese número es el de la proyección de salida sola, o el total repartido entre las cabezas. Las "
-                     "dos cosas fallan: falta la proyección de entrada (la que calcula Q, K y V), y el número de "
-                     "cabezas no cambia los parámetros.")
+    if valor == salida:  # con d = 64 y 4 cabezas coincide también con el total entre 4: la pista no lo dice
+        return pista("ese número se queda corto: falta la proyección de entrada, la capa que calcula Q, K y V.")
     if valor in ((qkv + salida) // 4, (qkv + salida) * 4):
         return pista("el número de cabezas no cambia los parámetros: las mismas capas, leídas en trozos.")
     return pista("suma los parámetros de nn.Linear(64, 3 · 64) (la de Q, K y V juntas) y de nn.Linear(64, 64); "
@@ -102,6 +100,12 @@ def separar_qkv(funcion):
                          f"después el lote, las cabezas (delante de las palabras), las palabras y d_cabeza.")
         if torch.allclose(resultado, esperado, atol=1e-6):
             continue
+        sin_intercambio = torch.stack([t.reshape(lote, cabezas, L, d_cabeza) for t in qkv.chunk(3, dim=-1)])
+        if torch.allclose(resultado, sin_intercambio.to(torch.float64)):
+            return pista("la forma es correcta, pero has cambiado la forma de Q, K y V sin cambiar el orden de sus "
+                         "números. En cada vector, los trozos de las cabezas van dentro de cada palabra: (lote, L, "
+                         "cabezas, d_cabeza). Parte así cada vector y después intercambia las dimensiones de las "
+                         "palabras y de las cabezas; cambiar solo la forma no mueve ningún número.")
         if torch.allclose(resultado, qkv.reshape(3, lote, cabezas, L, d_cabeza).to(torch.float64)):
             return pista("la forma es correcta, pero cada trozo mezcla números de palabras distintas: un reshape "
                          "directo a la forma final no respeta qué números son de qué palabra.")
@@ -135,7 +139,11 @@ def divisor_de_cada_cabeza(respuesta):
         return pista("esa es la raíz de d_modelo; pero cada cabeza solo ve su trozo del vector. ¿Cuántos números "
                      "tiene ese trozo?")
     if es_cercano(valor, d_cabeza, 0.01):
-        return pista("ese es el tamaño de cada trozo; la atención divide por su raíz.")
+        return pista("has encontrado cuántos números ve cada cabeza. Repasa la escala de la lección 03: ¿los "
+                     "puntajes se dividen por ese tamaño tal cual?")
+    if es_cercano(valor, 1 / math.sqrt(d_cabeza), 0.01):
+        return pista("ese es el factor por el que se multiplican los puntajes; la pregunta pide el número por el "
+                     "que se dividen.")
     if es_cercano(valor, h, 0.01):
         return pista("ese es el número de cabezas: las cabezas no dividen los puntajes, dividen el vector. La "
                      "escala depende de cuántos números tiene cada consulta de una cabeza.")

@@ -225,3 +225,19 @@ def test_multicabeza_sigue_aceptando_float32_y_float64_con_pesos_iguales():
 # --- Ejercicios --------------------------------------------------------------------------------------
 # Soluciones en cualquier tipo, respuestas desviadas, una pista por error frecuente y ninguna pista con la
 # respuesta: tests/test_ejercicios_tabla.py con los casos de tests/casos_ejercicios/.
+
+
+def test_favoritas_dice_los_empates():
+    pesos = torch.tensor([[1 / 3, 1 / 3, 1 / 3], [0.4, 0.4, 0.2], [0.1, 0.2, 0.7]], dtype=torch.float64)
+    assert favoritas(pesos, ["a", "b", "c"]) == "a→todas 0.33 · b→a/b 0.40 · c→c 0.70"
+
+
+def test_vista_de_cabeza_con_frases_de_distinta_longitud():
+    frases = [["Ana", "sacó", "plata"], ["el", "perro", "del", "vecino", "ladra"]]
+    pesos = [torch.softmax(torch.randn(2, len(f), len(f), generator=torch.Generator().manual_seed(len(f))), -1)
+             for f in frases]  # una tabla (cabezas, L, L) por frase
+    texto, fig = vista_de_cabeza(pesos, frases, frase=1, cabeza=1)
+    assert texto.startswith("cabeza 1, «el perro del vecino ladra»: ") and texto.count("→") == 5
+    plt.close(fig)
+    with pytest.raises(ValueError, match="2 cabezas"):
+        vista_de_cabeza(pesos, frases, frase=0, cabeza=2)

@@ -230,6 +230,20 @@ def test_la_actividad_se_usa_con_teclado_y_anuncia_el_resumen():
 # respuesta: tests/test_ejercicios_tabla.py con los casos de tests/casos_ejercicios/.
 
 
+def test_el_acierto_de_01_4_dice_cuanto_habia_que_alargar_la_clave_como_poco():
+    """El enunciado pregunta cuánto alargar la clave inicial, como poco: el acierto lo responde (×1.672, que lleva a
+    medir 3.194), y esos mínimos son de verdad mínimos (redondeados hacia arriba: un poco menos no llega al 90 %)."""
+    from utilidades.ejercicios import evaluar
+
+    veredicto = evaluar("01.4", [2.24, 2.41])
+    assert veredicto.correcto
+    assert "×1.672" in veredicto.mensaje and "3.194" in veredicto.mensaje, veredicto.mensaje
+    claves = [list(k) for k in CLAVES_INICIALES]
+    for factor, llega in ((1.672, True), (1.671, False)):
+        claves[PLATA] = [factor * x for x in CLAVES_INICIALES[PLATA]]
+        assert (pesos_de_la_palabra(CONSULTAS_INICIALES, claves, BANCO)[PLATA] >= 0.9) == llega, factor
+
+
 def test_sin_anywidget_la_actividad_lo_dice_y_se_muestra_quieta(monkeypatch, capsys):
     """En un Jupyter sin anywidget, la celda de la actividad no falla: avisa en castellano y dibuja la actividad."""
     import importlib
@@ -294,6 +308,7 @@ const modelo = {
   off: (evento, f) => oyentes.set(evento, (oyentes.get(evento) || []).filter((g) => g !== f)),
 };
 window.calcularEstado = todo.calcularEstado;
+window.modelo = modelo;  // para poner un estado desde la prueba, como haría una celda de Python
 modulo.render({ model: modelo, el: document.getElementById("sitio") });
 window.listo = true;
 </script></body></html>"""
@@ -407,6 +422,39 @@ def _coincide(visto, esperado, palabra):
     assert visto["frase"] == esperado["resumen"]
 
 
+def _estados_con_empates(generador, cuantos):
+    """Estados de la rejilla de 0.1 en los que dos claves tienen, en exactas, el mismo producto escalar con la
+    consulta elegida: sus pesos son iguales, pero NumPy y la página pueden calcularlos distintos en el último decimal
+    (y entonces, sin tolerancia, ordenarían el empate al revés en la frase o en el reparto de los puntos)."""
+    estados = []
+    while len(estados) < cuantos:
+        Q = generador.integers(-30, 31, (7, 2))  # en décimas: los productos escalares son enteros exactos
+        K = generador.integers(-30, 31, (7, 2))
+        elegida = int(generador.integers(7))
+        a, b = (int(i) for i in generador.choice(7, 2, replace=False))
+        q, objetivo = Q[elegida], int(K[a] @ Q[elegida])
+        otras = [(x, y) for x in range(-30, 31) for y in range(-30, 31)
+                 if x * q[0] + y * q[1] == objetivo and (x, y) != tuple(K[a])]
+        if not otras:
+            continue
+        K[b] = otras[int(generador.integers(len(otras)))]
+        estados.append({"consultas": (Q / 10).tolist(), "claves": (K / 10).tolist(), "elegida": elegida,
+                        "causal": bool(generador.integers(2)), "temperatura": 1.0, "palabras": list(PALABRAS)})
+    return estados
+
+
+def test_un_empate_se_deshace_por_el_orden_de_la_frase():
+    """«en» da lo mismo a «la» y a «banco» (q·k = 12.6 con las dos, en exactas), aunque NumPy le dé a «banco» un
+    peso 1e-15 mayor: la frase nombra primero a la primera de la frase, como hace la página."""
+    consultas = [list(q) for q in CONSULTAS_INICIALES]
+    claves = [list(k) for k in CLAVES_INICIALES]
+    consultas[4] = [-2.1, -3.0]
+    claves[2], claves[BANCO] = [-2.0, -2.8], [-3.0, -2.1]
+    datos = estado(consultas, claves, 4)
+    assert datos["pesos"][BANCO] > datos["pesos"][2]  # el último decimal (por eso hace falta la tolerancia)
+    assert datos["resumen"] == "«en» mira sobre todo a «la» (50 %) y después a «banco» (50 %)"
+
+
 def test_la_pagina_calcula_los_mismos_numeros_que_python(pagina):
     generador = np.random.default_rng(21)
     casos = []
@@ -417,6 +465,7 @@ def test_la_pagina_calcula_los_mismos_numeros_que_python(pagina):
                       "elegida": int(generador.integers(7)), "causal": causal,
                       "temperatura": float(np.exp(generador.uniform(np.log(0.05), np.log(12)))),
                       "palabras": list(PALABRAS)})
+    casos += _estados_con_empates(np.random.default_rng(5), 400)
     origen = [[0.0, 0.0]] * 7
     casos += [dict(casos[0], consultas=origen, claves=origen),  # empate: «por igual»
               dict(casos[0], elegida=0, causal=True),  # solo puede mirarse a sí misma
@@ -519,6 +568,71 @@ def test_titulo_barras_y_frase_cambian_a_la_vez(pagina):
         esperado = _esperado(CONSULTAS_INICIALES, CLAVES_INICIALES, PALABRAS.index(palabra))
         assert foto["porcentajes"] == esperado["porcentajes"] and foto["frase"] == esperado["resumen"], (
             f"Barras de otra palabra bajo el título «{palabra}» ({foto['origen']}): {foto}")
+
+
+LEER_PLANO = """() => {
+  const caja = (n) => { const b = n.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+  const plano = document.querySelector('.aqm-plano');
+  const linea = plano.querySelector('.aqm-consulta line');
+  return {
+    fondo: caja(plano.querySelector('.aqm-fondo')),
+    leyenda: caja(plano.querySelector('.aqm-leyenda')),
+    rotulo: caja(plano.querySelector('.aqm-etiqueta-consulta')),
+    ejes: Array.from(plano.querySelectorAll('.aqm-eje')).map((l) => ['x1', 'y1', 'x2', 'y2'].map((a) =>
+      Number(l.getAttribute(a)))),
+    flecha: ['x1', 'y1', 'x2', 'y2'].map((a) => Number(linea.getAttribute(a))),
+    nombres: Array.from(plano.querySelectorAll('.aqm-clave')).map((g) => ({
+      texto: g.querySelector('.aqm-etiqueta').textContent, caja: caja(g.querySelector('.aqm-etiqueta')),
+      punto: caja(g.querySelector('.aqm-punto')) })),
+  };
+}"""
+
+
+def _pisan(a, b, margen=0.5):
+    return a[0] + margen < b[2] and b[0] + margen < a[2] and a[1] + margen < b[3] and b[1] + margen < a[3]
+
+
+def _choques_de_los_nombres(plano):
+    """Lo que pisa cada nombre de clave en el plano dibujado (cajas medidas por el navegador)."""
+    choques = []
+    (ox, _, _, _), = [e for e in plano["ejes"] if e[0] == e[2]]  # el eje vertical
+    (_, oy, _, _), = [e for e in plano["ejes"] if e[1] == e[3]]  # el horizontal
+    x1, y1, x2, y2 = plano["flecha"]
+    tramo = [(x1 + (x2 - x1) * t / 40, y1 + (y2 - y1) * t / 40) for t in range(3, 41)]
+    for j, nombre in enumerate(plano["nombres"]):
+        c, texto = nombre["caja"], nombre["texto"]
+        f = plano["fondo"]
+        if c[0] < f[0] or c[1] < f[1] or c[2] > f[2] or c[3] > f[3]:
+            choques.append(f"«{texto}» se sale del plano")
+        for que in ("leyenda", "rotulo"):
+            if _pisan(c, plano[que]):
+                choques.append(f"«{texto}» pisa {'la leyenda' if que == 'leyenda' else 'el rótulo de la flecha'}")
+        for k, otro in enumerate(plano["nombres"]):
+            if k > j and _pisan(c, otro["caja"]):
+                choques.append(f"«{texto}» pisa el nombre «{otro['texto']}»")
+            if k != j and _pisan(c, otro["punto"]):
+                choques.append(f"«{texto}» pisa el punto de «{otro['texto']}»")
+        if c[0] + 0.5 < ox < c[2] - 0.5 or c[1] + 0.5 < oy < c[3] - 0.5:
+            choques.append(f"«{texto}» cruza un eje")
+        if any(c[0] - 1 <= x <= c[2] + 1 and c[1] - 1 <= y <= c[3] + 1 for x, y in tramo):
+            choques.append(f"«{texto}» pisa la flecha")
+    return choques
+
+
+@pytest.mark.parametrize("nombre,elegida,clave_de_plata", [
+    ("inicio", BANCO, None), ("«el» elegida", EL, None), ("pregunta 5", BANCO, [2.6, 2.8]),
+    ("pregunta 5 con «la»", 2, [2.6, 2.8]), ("«Ana» elegida", ANA, None), ("«guardó» elegida", 1, None)])
+def test_ningun_nombre_del_plano_pisa_nada(pagina, nombre, elegida, clave_de_plata):
+    """Los nombres de las claves, en la página: ni sobre un eje, ni sobre otro nombre o punto, ni sobre la flecha,
+    el rótulo de la flecha o la leyenda de encima del plano, ni fuera del plano."""
+    claves = [list(k) for k in CLAVES_INICIALES]
+    if clave_de_plata is not None:
+        claves[PLATA] = clave_de_plata
+    pagina.pagina.evaluate("([claves, elegida]) => { window.modelo.set('claves', claves); "
+                           "window.modelo.set('elegida', elegida); }", [claves, elegida])
+    pagina.esperar(lambda v: v["elegida"] == elegida, f"«{PALABRAS[elegida]}» elegida")
+    choques = _choques_de_los_nombres(pagina.pagina.evaluate(LEER_PLANO))
+    assert not choques, f"En el estado «{nombre}»: " + "; ".join(choques)
 
 
 # --- La figura quieta (lección 01, «El estado inicial, dibujado») ------------------------------------------------

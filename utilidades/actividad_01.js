@@ -49,14 +49,31 @@ function calcularPesos(consultas, claves, elegida, temperatura, causal) {
   return { pesos: exponenciales.map((e) => e / total), visibles };
 }
 
+// Dos números más cerca que esto cuentan como iguales al ordenar (NumPy y la página pueden diferir en el último
+// decimal con pesos que en exactas son iguales): como TOLERANCIA_EMPATE en Python.
+const TOLERANCIA_EMPATE = 1e-9;
+
+function ordenConEmpates(valores, indices = valores.map((_, i) => i)) {
+  // De mayor a menor valor; a igualdad (dentro de la tolerancia), primero el índice menor. Igual que en Python.
+  const quedan = indices.slice();
+  const orden = [];
+  while (quedan.length) {
+    const maximo = Math.max(...quedan.map((i) => valores[i]));
+    const siguiente = Math.min(...quedan.filter((i) => valores[i] >= maximo - TOLERANCIA_EMPATE));
+    orden.push(siguiente);
+    quedan.splice(quedan.indexOf(siguiente), 1);
+  }
+  return orden;
+}
+
 function porcentajesRedondeados(pesos) {
   // Enteros que suman 100 (resto mayor): los que más pierden al truncar reciben un punto (a igualdad, el primero).
   const total = pesos.reduce((a, b) => a + b, 0);
   const exactos = pesos.map((p) => 100 * p / total);
-  const enteros = exactos.map(Math.floor);
+  const enteros = exactos.map((x) => Math.floor(x + TOLERANCIA_EMPATE)); // 14.999999999999998 cuenta como 15
   const faltan = 100 - enteros.reduce((a, b) => a + b, 0);
-  const orden = pesos.map((_, i) => i).sort((a, b) => ((exactos[b] - enteros[b]) - (exactos[a] - enteros[a])) || a - b);
-  orden.slice(0, faltan).forEach((i) => { enteros[i] += 1; });
+  const restos = exactos.map((x, i) => x - enteros[i]);
+  ordenConEmpates(restos).slice(0, faltan).forEach((i) => { enteros[i] += 1; });
   return enteros;
 }
 
@@ -69,7 +86,7 @@ function frase(palabras, pesos, porcentajes, elegida) {
   if (Math.max(...valores) - Math.min(...valores) < 0.01) {
     return `${quien} reparte su atención casi por igual entre las ${visibles.length} palabras que ve`;
   }
-  const [primera, segunda] = visibles.slice().sort((a, b) => (pesos[b] - pesos[a]) || a - b);
+  const [primera, segunda] = ordenConEmpates(pesos, visibles);
   if (porcentajes[segunda] === 0) return `${quien} mira casi solo a ${nombre(primera)} (${porcentajes[primera]} %)`;
   return `${quien} mira sobre todo a ${nombre(primera)} (${porcentajes[primera]} %) ` +
     `y después a ${nombre(segunda)} (${porcentajes[segunda]} %)`;
@@ -263,6 +280,7 @@ function dibujarPlano(d, vista, geo, estado) {
   const enfocada = conFoco && vista.svgPlano.contains(conFoco) ? conFoco.getAttribute("data-asa") : null;
   vista.capaClaves.replaceChildren();
   vista.capaConsulta.replaceChildren();
+  const etiquetas = [];
   claves.forEach((clave, j) => {
     const [px, py] = geo.aPixel(clave);
     const grupo = crear("g", { class: "aqm-clave" + (visibles[j] ? "" : " aqm-oculta"), "data-indice": j,
@@ -271,9 +289,9 @@ function dibujarPlano(d, vista, geo, estado) {
     crear("circle", { cx: px, cy: py, r: 7 + 10 * (visibles[j] ? pesos[j] : 0), class: "aqm-punto",
       fill: j === elegida ? ACENTO : TINTA, "fill-opacity": visibles[j] ? 0.85 : 0.35 }, grupo);
     crear("circle", { cx: px, cy: py, r: 12, class: "aqm-asa" }, grupo);
-    const derecha = px > LADO - 70; // cerca del borde derecho, la etiqueta va a la izquierda del punto
-    crear("text", { x: derecha ? px - 12 : px + 12, y: py - 11, class: "aqm-etiqueta",
-      "text-anchor": derecha ? "end" : "start" }, grupo).textContent = palabras[j];
+    const nodo = crear("text", { class: "aqm-etiqueta", "data-indice": j }, grupo);
+    nodo.textContent = palabras[j];
+    etiquetas.push({ nodo, px, py, r: 7 + 10 * (visibles[j] ? pesos[j] : 0) });
   });
   const [ox, oy] = geo.aPixel([0, 0]);
   const [qx, qy] = geo.aPixel(consultas[elegida]);
@@ -287,13 +305,66 @@ function dibujarPlano(d, vista, geo, estado) {
   crear("polygon", { points: `${qx},${qy} ${punta(0.4, 16)} ${punta(-0.4, 16)}`, fill: ACENTO }, flecha);
   crear("circle", { cx: qx, cy: qy, r: 12, class: "aqm-asa aqm-punta-consulta" }, flecha);
   // El nombre de la flecha va fijo en una esquina del plano: así nunca tapa las etiquetas de las claves.
-  crear("text", { x: 8, y: LADO - 10, class: "aqm-etiqueta aqm-etiqueta-consulta" }, flecha)
-    .textContent = `flecha: consulta de «${palabras[elegida]}»`;
+  const nombreFlecha = crear("text", { x: 8, y: LADO - 10, class: "aqm-etiqueta aqm-etiqueta-consulta" }, flecha);
+  nombreFlecha.textContent = `flecha: consulta de «${palabras[elegida]}»`;
+  colocarEtiquetas(etiquetas, [ox, oy, qx, qy], cajaDeTexto(nombreFlecha, 8, LADO - 10, "start", 10.5));
   if (enfocada) { // el foco sigue en el mismo vector aunque el plano se haya redibujado
     const nodo = vista.svgPlano.querySelector(`[data-asa="${enfocada}"]`);
     if (nodo) nodo.focus({ preventScroll: true });
   }
   dibujarCoordenadas(d, vista, estado);
+}
+
+// --- Dónde va el nombre de cada clave: junto a su punto, sin pisar nada --------------------------------------
+
+function cajaDeTexto(nodo, x, y, ancla, porLetra = 9.6) {
+  // Caja [x0, y0, x1, y1] de un texto de 16 px con su línea base en y. Se mide si el navegador ya lo ha maquetado
+  // (si la actividad está oculta mide 0: entonces se estima por el número de letras).
+  const medido = nodo.getComputedTextLength ? nodo.getComputedTextLength() : 0;
+  const ancho = medido > 0 ? medido : porLetra * nodo.textContent.length;
+  const x0 = ancla === "start" ? x : ancla === "end" ? x - ancho : x - ancho / 2;
+  return [x0, y - 14, x0 + ancho, y + 4];
+}
+
+const pisa = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+
+function colocarEtiquetas(etiquetas, [ox, oy, qx, qy], cajaFlecha) {
+  // Como la figura de matplotlib: cada nombre prueba ocho sitios alrededor de su punto (primero hacia fuera del
+  // centro) y se queda con el primero que no pisa el borde del plano (ni la leyenda de encima), otro nombre, otro
+  // punto, los ejes, la flecha ni su rótulo; si ninguno está libre, con el que menos pisa.
+  const direcciones = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [Math.cos(i * Math.PI / 4), Math.sin(i * Math.PI / 4)]);
+  const puntos = etiquetas.map((e) => [e.px - e.r, e.py - e.r, e.px + e.r, e.py + e.r]);
+  const flecha = Array.from({ length: 24 }, (_, i) => [ox + (qx - ox) * (i + 1) / 24, oy + (qy - oy) * (i + 1) / 24]);
+  const ocupadas = [cajaFlecha];
+  etiquetas.forEach((e, j) => {
+    const fuera = Math.atan2(e.py - oy, e.px - ox);
+    const orden = direcciones.slice().sort((a, b) =>
+      (b[0] * Math.cos(fuera) + b[1] * Math.sin(fuera)) - (a[0] * Math.cos(fuera) + a[1] * Math.sin(fuera)));
+    const separacion = e.r + 4;
+    let mejor = null;
+    for (const [dx, dy] of orden) {
+      const ancla = dx > 0.3 ? "start" : dx < -0.3 ? "end" : "middle";
+      const x = e.px + dx * separacion;
+      // Arriba: la caja acaba en el punto; abajo: empieza en él; a los lados: centrada en su altura.
+      const base = dy < -0.3 ? e.py + dy * separacion - 4 : dy > 0.3 ? e.py + dy * separacion + 14 : e.py + 5;
+      const caja = cajaDeTexto(e.nodo, x, base, ancla);
+      const distancia = (p) => Math.hypot(Math.max(p[0] - caja[2], caja[0] - p[2], 0),
+        Math.max(p[1] - caja[3], caja[1] - p[3], 0));
+      const ajeno = puntos.some((p, k) => k !== j && distancia(p) + 2 <= distancia(puntos[j]));
+      const choques = 10 * (caja[0] < 0 || caja[1] < 0 || caja[2] > LADO || caja[3] > LADO)
+        + 10 * ocupadas.filter((o) => pisa(caja, o)).length
+        + 10 * puntos.filter((p, k) => k !== j && pisa(caja, p)).length
+        + 8 * ajeno + 8 * flecha.some(([fx, fy]) => fx >= caja[0] - 2 && fx <= caja[2] + 2 && fy >= caja[1] - 2
+          && fy <= caja[3] + 2)
+        + 3 * (caja[0] < ox && ox < caja[2]) + 3 * (caja[1] < oy && oy < caja[3]);
+      if (mejor === null || choques < mejor.choques) mejor = { choques, x, base, ancla, caja };
+      if (choques === 0) break;
+    }
+    e.nodo.setAttribute("x", mejor.x.toFixed(1));
+    e.nodo.setAttribute("y", mejor.base.toFixed(1));
+    e.nodo.setAttribute("text-anchor", mejor.ancla);
+    ocupadas.push(mejor.caja);
+  });
 }
 
 function dibujarCoordenadas(d, vista, estado) {

@@ -77,6 +77,25 @@ def pesos_de_la_palabra(consultas, claves, elegida, temperatura=1.0, causal=Fals
     return exponenciales / exponenciales.sum()
 
 
+# Dos números que difieren menos que esto cuentan como iguales al ordenar: la página (JavaScript) y NumPy pueden
+# diferir en el último decimal con pesos que en exactas son iguales (en la rejilla de 0.1 del plano es fácil), y
+# así las dos ordenan igual: primero el mayor y, a igualdad, el primero de la frase.
+TOLERANCIA_EMPATE = 1e-9
+
+
+def orden_con_empates(valores, indices=None):
+    """Los `indices` (por defecto, todos) de mayor a menor valor; a igualdad (dentro de TOLERANCIA_EMPATE), primero
+    el índice menor. Devuelve una lista."""
+    quedan = list(range(len(valores)) if indices is None else indices)
+    orden = []
+    while quedan:
+        maximo = max(valores[i] for i in quedan)
+        siguiente = min(i for i in quedan if valores[i] >= maximo - TOLERANCIA_EMPATE)
+        orden.append(siguiente)
+        quedan.remove(siguiente)
+    return orden
+
+
 def porcentajes_redondeados(pesos):
     """Porcentajes enteros que suman exactamente 100 (método del resto mayor); devuelve una lista de int."""
     pesos = np.asarray(pesos, dtype=np.float64)
@@ -86,11 +105,11 @@ def porcentajes_redondeados(pesos):
     if total <= 0:
         raise ValueError("Los pesos suman 0: al menos una palabra debe recibir algo de atención.")
     exactos = 100 * pesos / total
-    enteros = np.floor(exactos).astype(int)
+    enteros = np.floor(exactos + TOLERANCIA_EMPATE).astype(int)  # 14.999999999999998 cuenta como 15
     faltan = 100 - int(enteros.sum())
     # Los que más perdieron al truncar reciben un punto más (a igualdad, el primero de la frase).
-    orden = sorted(range(len(pesos)), key=lambda i: (-(exactos[i] - enteros[i]), i))
-    for i in orden[:faltan]:
+    restos = [float(exactos[i] - enteros[i]) for i in range(len(pesos))]
+    for i in orden_con_empates(restos)[:faltan]:
         enteros[i] += 1
     return [int(e) for e in enteros]
 
@@ -109,8 +128,7 @@ def resumen(palabras, pesos, elegida):
         return f"{quien} solo puede mirar a {nombre(visibles[0])} ({porcentajes[visibles[0]]} %)"
     if pesos[visibles].max() - pesos[visibles].min() < 0.01:
         return f"{quien} reparte su atención casi por igual entre las {len(visibles)} palabras que ve"
-    orden = sorted(visibles, key=lambda i: (-pesos[i], i))
-    primera, segunda = orden[0], orden[1]
+    primera, segunda = orden_con_empates([float(p) for p in pesos], visibles)[:2]
     if porcentajes[segunda] == 0:
         return f"{quien} mira casi solo a {nombre(primera)} ({porcentajes[primera]} %)"
     return (f"{quien} mira sobre todo a {nombre(primera)} ({porcentajes[primera]} %) "

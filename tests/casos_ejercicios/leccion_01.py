@@ -2,33 +2,52 @@
 
 import math
 
+import numpy as np
 import torch
 
 from casos_ejercicios import Adivinanza, Caso, Error
 
 
-def _busqueda_blanda(consulta, claves, valores):
-    return torch.softmax(claves @ consulta, dim=0) @ valores
+def _busqueda_blanda(consulta, claves, valores, temperatura):
+    return torch.softmax(claves @ consulta / (math.sqrt(len(consulta)) * temperatura), dim=0) @ valores
 
 
-def _sin_return(consulta, claves, valores):
-    torch.softmax(claves @ consulta, dim=0) @ valores
+def _busqueda_blanda_numpy(consulta, claves, valores, temperatura):
+    """La misma, escrita en NumPy: devuelve un array."""
+    puntajes = claves.numpy() @ consulta.numpy() / (np.sqrt(len(consulta)) * temperatura)
+    pesos = np.exp(puntajes - puntajes.max())
+    return (pesos / pesos.sum()) @ valores.numpy()
 
 
-def _dividida(consulta, claves, valores):
-    return torch.softmax(claves @ consulta / math.sqrt(len(consulta)), dim=0) @ valores
+def _con_divisor(divisor):
+    """Una búsqueda blanda equivocada: divide los puntajes por divisor(d, T)."""
+    def busqueda(consulta, claves, valores, temperatura):
+        return torch.softmax(claves @ consulta / divisor(len(consulta), temperatura), dim=0) @ valores
+    return busqueda
 
 
-def _media_simple(consulta, claves, valores):
+_seccion_3 = _con_divisor(lambda d, T: 1.0)  # la celda de la sección 3, copiada
+_solo_T = _con_divisor(lambda d, T: T)
+_solo_raiz = _con_divisor(lambda d, T: math.sqrt(d))
+_multiplica_T = _con_divisor(lambda d, T: math.sqrt(d) / T)
+_raiz_de_2 = _con_divisor(lambda d, T: math.sqrt(2) * T)
+_d_por_T = _con_divisor(lambda d, T: d * T)
+
+
+def _sin_return(consulta, claves, valores, temperatura):
+    _busqueda_blanda(consulta, claves, valores, temperatura)
+
+
+def _media_simple(consulta, claves, valores, temperatura):
     return valores.mean(dim=0)
 
 
-def _solo_pesos(consulta, claves, valores):
-    return torch.softmax(claves @ consulta, dim=0)
+def _solo_pesos(consulta, claves, valores, temperatura):
+    return torch.softmax(claves @ consulta / (math.sqrt(len(consulta)) * temperatura), dim=0)
 
 
-def _sin_softmax(consulta, claves, valores):
-    return (claves @ consulta) @ valores
+def _sin_softmax(consulta, claves, valores, temperatura):
+    return (claves @ consulta / (math.sqrt(len(consulta)) * temperatura)) @ valores
 
 
 CASOS = {
@@ -45,22 +64,30 @@ CASOS = {
     ),
     "01.2": Caso(
         adivinanzas=[Adivinanza(_media_simple, "la media de los valores, sin consulta"),
-                     Adivinanza(_dividida, "la fórmula de la lección 02: el enunciado dice «sin dividir»")],
+                     Adivinanza(_seccion_3, "la búsqueda de la sección 3 copiada, sin escala ni temperatura"),
+                     Adivinanza(_raiz_de_2, "la fórmula de la actividad copiada, con √2 fijo")],
         solucion=_busqueda_blanda,
-        errores=[Error(_sin_return, "no devuelve nada"), Error(_dividida, "sin dividir por nada"),
-                 Error(_media_simple, "media simple"), Error(_solo_pesos, "son los pesos"),
-                 Error(_sin_softmax, "puntajes en crudo"), Error(_busqueda_blanda(
-                     torch.zeros(2), torch.zeros(3, 2), torch.zeros(3, 2)), "sin paréntesis")],
+        acepta=[_busqueda_blanda_numpy],
+        errores=[Error(_sin_return, "no devuelve nada"), Error(_seccion_3, "sección 3 tal cual"),
+                 Error(_solo_T, "falta la raíz"), Error(_solo_raiz, "no usa la temperatura"),
+                 Error(_multiplica_T, "multiplicado por la temperatura"), Error(_raiz_de_2, "aquí d = 9"),
+                 Error(_d_por_T, "con su raíz"), Error(_media_simple, "media simple"),
+                 Error(_solo_pesos, "son los pesos"), Error(_sin_softmax, "puntajes en crudo"),
+                 Error(_busqueda_blanda(torch.zeros(2), torch.zeros(3, 2), torch.zeros(3, 2), 1.0), "sin paréntesis")],
     ),
     "01.3": Caso(
         adivinanzas=[Adivinanza(0.5, "un reparto a medias entre las dos palabras visibles"),
                      Adivinanza(1.0, "«solo ve a Ana»"),
                      Adivinanza(0.746, "el peso sin máscara"),
-                     Adivinanza(0.97, "«casi todo», a ojo"), Adivinanza(0.95, "«casi todo», a ojo")],
+                     Adivinanza(0.97, "«casi todo», a ojo"), Adivinanza(0.95, "«casi todo», a ojo"),
+                     Adivinanza(0.959, "inventado cerca"), Adivinanza(0.966, "inventado cerca"),
+                     Adivinanza(0.96, "con dos decimales, como las barras")],
         solucion=0.963,
-        acepta=[0.96, 0.963],
+        acepta=[0.9628, 0.96277],
+        rechaza=[0.962, 0.964, 0.959, 0.966],  # inventados cerca del peso, con tres decimales
         errores=[Error(96.3, "porcentaje"), Error(0.746, "sin la máscara"), Error(0.037, "a sí misma"),
-                 Error([0.963, 0.037], "un solo número")],
+                 Error([0.963, 0.037], "un solo número"), Error(0.96, "tres decimales"),
+                 Error(0.959, "leerlo a ojo")],
     ),
     "01.4": Caso(
         # La clave inicial alargada 1.72 veces, sin girarla: mide 3.29 y «banco» le da el 91 %.
@@ -73,7 +100,7 @@ CASOS = {
                  Error([2.9, 2.0], "acércala también a la dirección"),
                  Error([1.3 * 1.6, 1.4 * 1.6], "alárgala")],
         adivinanzas=[
-            Adivinanza([2.6, 2.8], "la clave doblada: la pregunta 5 enseña que «banco» le da el 95 %"),
+            Adivinanza([2.6, 2.8], "la clave el doble de larga: la pregunta 5 enseña que «banco» le da el 95 %"),
             Adivinanza([3.0, 3.0], "la esquina del plano hacia la consulta: alargar sin medir"),
             Adivinanza([-3.0, 3.0], "otra esquina del plano"), Adivinanza([3.0, -3.0], "otra esquina del plano"),
             Adivinanza([-3.0, -3.0], "otra esquina del plano"),

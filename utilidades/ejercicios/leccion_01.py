@@ -59,22 +59,33 @@ def _en_con_mascara_causal(respuesta):
                  "causal=True) y mira la barra más alta.")
 
 
-def _busqueda_blanda_referencia(consulta, claves, valores):
-    pesos = torch.softmax(claves @ consulta, dim=0)  # (n,)
-    return pesos @ valores  # (d_v,)
+def _media_con_puntajes(claves, consulta, valores, divisor):
+    """La media de `valores` ponderada por softmax(claves · consulta / divisor)."""
+    return torch.softmax(claves @ consulta / divisor, dim=0) @ valores  # (d_v,)
+
+
+# Los casos de 01.2: (n claves, d, d_v, T). El primero separa cada error frecuente de los demás (con d = 9 y
+# T = 0.5, dividir por √d·T, por T, por √d, por √2·T, por d·T o multiplicar por T dan números distintos); los
+# demás cambian n, d, d_v y T, y uno tiene una sola clave.
+_CASOS_01_2 = [(5, 9, 3, 0.5), (3, 2, 2, 1.0), (1, 2, 4, 2.0), (7, 3, 1, 3.0), (4, 4, 2, 0.25)]
+
+
+def _da_lo_mismo(obtenido, claves, consulta, valores, divisor):
+    """True si `obtenido` es la media de los valores con pesos softmax(claves · consulta / divisor)."""
+    return np.allclose(obtenido, _media_con_puntajes(claves, consulta, valores, divisor).numpy(), atol=1e-6)
 
 
 @ejercicio("01.2")
 def _busqueda_blanda(funcion):
     exigir_funcion(funcion, "comprobar('01.2', busqueda_blanda)")
     generador = torch.Generator().manual_seed(1)
-    for n, d, d_v in [(3, 2, 2), (5, 4, 3), (1, 2, 4), (7, 2, 1)]:
+    for n, d, d_v, T in _CASOS_01_2:
         consulta = torch.randn(d, generator=generador, dtype=torch.float64)
         claves = torch.randn(n, d, generator=generador, dtype=torch.float64)
         valores = torch.randn(n, d_v, generator=generador, dtype=torch.float64)
-        resultado = llamar(funcion, consulta, claves, valores, tipo=None)
+        resultado = llamar(funcion, consulta, claves, valores, T, tipo=None)
         obtenido = a_numpy(resultado)
-        esperado = _busqueda_blanda_referencia(consulta, claves, valores).numpy()
+        esperado = _media_con_puntajes(claves, consulta, valores, math.sqrt(d) * T).numpy()
         if obtenido is not None and obtenido.shape == (n,) and n != d_v:
             return pista(f"con {n} claves tu función devuelve {n} números: son los pesos. Falta el último paso, "
                          f"la media ponderada de los valores ({d_v} números).")
@@ -83,19 +94,33 @@ def _busqueda_blanda(funcion):
             return pista(f"con valores de {d_v} números el resultado debe tener forma ({d_v},), pero tiene {forma}.")
         if np.allclose(obtenido, esperado, atol=1e-6):
             continue
+
         if np.allclose(obtenido, valores.mean(dim=0).numpy(), atol=1e-6):
             return pista("te salió la media simple de los valores: los pesos deben depender de la consulta.")
-        escalada = torch.softmax(claves @ consulta / math.sqrt(d), dim=0) @ valores
-        if np.allclose(obtenido, escalada.numpy(), atol=1e-6):
-            return pista("has dividido los puntajes por √d. Es lo que hará la lección 02, pero la búsqueda blanda "
-                         "de la sección 3 usa el producto escalar tal cual, sin dividir por nada.")
-        sin_softmax = (claves @ consulta) @ valores
-        if np.allclose(obtenido, sin_softmax.numpy(), atol=1e-6):
+        if _da_lo_mismo(obtenido, claves, consulta, valores, 1.0):
+            return pista("es la búsqueda de la sección 3 tal cual: aquí los puntajes se dividen antes del softmax, "
+                         "como en la actividad (allí entre √2·T, porque d = 2).")
+        if _da_lo_mismo(obtenido, claves, consulta, valores, T):
+            return pista("divides entre la temperatura, pero falta la raíz de la dimensión: d es el número de "
+                         "componentes de la consulta.")
+        if _da_lo_mismo(obtenido, claves, consulta, valores, math.sqrt(d)):
+            return pista(f"con T = {T:g} tu función da lo mismo que con T = 1: no usa la temperatura.")
+        if _da_lo_mismo(obtenido, claves, consulta, valores, math.sqrt(d) / T):
+            return pista("has multiplicado por la temperatura; la temperatura divide los puntajes (con T grande, "
+                         "los pesos se reparten).")
+        if _da_lo_mismo(obtenido, claves, consulta, valores, math.sqrt(2) * T):
+            return pista(f"divides siempre entre √2·T, como la actividad, pero aquí d = {d}: usa la raíz del número "
+                         f"de componentes de la consulta.")
+        if _da_lo_mismo(obtenido, claves, consulta, valores, d * T):
+            return pista("divides entre d·T; la dimensión entra con su raíz, √d.")
+        crudos = (claves @ consulta / (math.sqrt(d) * T)) @ valores
+        if np.allclose(obtenido, crudos.numpy(), atol=1e-6):
             return pista("has ponderado con los puntajes en crudo: antes conviértelos en pesos positivos que "
                          "sumen 1 con un softmax.")
-        return pista("los números no coinciden: puntajes = claves · consulta, pesos = softmax de los "
+        return pista("los números no coinciden: puntajes = claves · consulta / (√d·T), pesos = softmax de los "
                      "puntajes, y después la media de los valores ponderada con esos pesos.")
-    return bien("Es exactamente lo que hace una capa de atención con una sola consulta.")
+    return bien("Es exactamente lo que hace una capa de atención con una sola consulta: la lección 02 lo hace "
+                "para todas las palabras a la vez, con matrices.")
 
 
 @ejercicio("01.3")
@@ -103,8 +128,15 @@ def _causal_guardo(respuesta):
     valor = exigir_numero(respuesta, "un solo número entre 0 y 1")
     con = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, GUARDO, causal=True)
     sin = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, GUARDO)
-    if es_cercano(valor, con[0], 0.004):  # 0.96 o 0.963 valen; un 0.97 a ojo, no
+    # Se pide con tres decimales: vale lo que está a menos de media milésima del peso exacto (más un margen de
+    # 0.0001 por si se redondea dos veces); 0.962 o 0.964, no.
+    if es_cercano(valor, con[0], 0.0006):
         return bien("Sin la máscara el peso era menor: al ocultar el futuro, el peso se reparte entre menos palabras.")
+    if es_cercano(valor, con[0], 0.01) and round(valor, 2) == valor:
+        return pista("vas bien, pero el enunciado pide el peso con tres decimales (por ejemplo 0.123), no con dos.")
+    if es_cercano(valor, con[0], 0.01):
+        return pista("cerca, pero no es el peso: calcúlalo con pesos_de_la_palabra en vez de leerlo a ojo de las "
+                     "barras (que van en porcentajes enteros).")
     if es_cercano(valor, 100 * con[0], 1.0):
         return pista("lo has dado en porcentaje; escribe el peso como un número entre 0 y 1.")
     if es_cercano(valor, sin[0], 0.01):
@@ -115,11 +147,12 @@ def _causal_guardo(respuesta):
                  "de «Ana» (un número entre 0 y 1).")
 
 
-# Ejercicio 01.4: la clave no puede medir más de esto. Sin el límite valían la clave doblada que enseña la pregunta 5
-# (95 %, pero mide 3.82) o cualquier esquina del plano. Con él hay que calcular cuánto alargarla: en su dirección
-# inicial hace falta medir al menos 3.20, y 3.12 si se orienta justo hacia la consulta de «banco». Girarla ayuda poco,
-# porque la clave inicial (1.3, 1.4) ya está a 12° de esa consulta (1.0, 1.7): con la misma norma, orientarla del todo
-# solo gana alrededor de un punto. El ejercicio pide, sobre todo, medir cuánto alargarla.
+# Ejercicio 01.4: la clave no puede medir más de esto. Sin el límite valía la clave el doble de larga que enseña la
+# pregunta 5 (95 %, pero mide 3.82) o cualquier esquina del plano. Con él hay que calcular cuánto alargarla: en su
+# dirección inicial, al menos ×1.672 (medir 3.194), y medir 3.120 si se orienta justo hacia la consulta de «banco»
+# (_minimo_para_el_90 lo calcula; el acierto lo dice). Girarla ayuda poco, porque la clave inicial (1.3, 1.4) ya
+# está a 12° de esa consulta (1.0, 1.7): con la misma norma, orientarla del todo solo gana alrededor de un punto.
+# El ejercicio pide, sobre todo, medir cuánto alargarla.
 NORMA_MAXIMA_01_4 = 3.4
 
 
@@ -128,6 +161,16 @@ def _peso_banco_plata(clave):
     claves = [list(k) for k in CLAVES_INICIALES]
     claves[PLATA] = [float(clave[0]), float(clave[1])]
     return float(pesos_de_la_palabra(CONSULTAS_INICIALES, claves, BANCO)[PLATA])
+
+
+def _minimo_para_el_90(direccion):
+    """La norma más pequeña con la que una clave de «plata» en esa dirección recibe el 90 % de «banco» (bisección)."""
+    unidad = np.asarray(direccion, dtype=float) / np.linalg.norm(direccion)
+    corta, larga = 0.0, 2 * LIMITE_PLANO
+    for _ in range(60):
+        medio = (corta + larga) / 2
+        corta, larga = (corta, medio) if _peso_banco_plata(unidad * medio) >= 0.9 else (medio, larga)
+    return larga
 
 
 def _por_debajo(peso):
@@ -174,11 +217,16 @@ def _clave_de_plata(respuesta):
     if peso >= 0.9:
         alineada = _peso_banco_plata(consulta * norma / np.linalg.norm(consulta))
         angulo_inicial = _angulo(CLAVES_INICIALES[PLATA], consulta)
+        inicial = np.asarray(CLAVES_INICIALES[PLATA], dtype=float)
+        minima = _minimo_para_el_90(inicial)
         return bien(f"«banco» le da ahora el {100 * peso:.0f} % a «plata» con una clave de norma {norma:.2f}. Tu "
                     f"clave se separa {angulo:.0f}° de la consulta de «banco»; orientada justo hacia ella, con la "
-                    f"misma norma, daría el {100 * alineada:.0f} %. La clave inicial ya estaba a "
+                    f"misma norma, daría el {100 * alineada:.0f} %. Como poco, en su dirección inicial, había que "
+                    f"alargar la clave ×{math.ceil(1000 * minima / np.linalg.norm(inicial)) / 1000:.3f} (hasta medir "
+                    f"{math.ceil(1000 * minima) / 1000:.3f}); girada justo hacia la consulta, bastaría con medir "
+                    f"{math.ceil(1000 * _minimo_para_el_90(consulta)) / 1000:.3f}. La clave inicial ya estaba a "
                     f"{angulo_inicial:.0f}° de la consulta, así que girarla gana poco: lo que hacía falta era "
-                    f"alargarla lo justo.")
+                    f"alargarla.")
     if angulo < 20:
         return pista(f"tu clave apunta casi hacia la consulta de «banco» ({angulo:.0f}° de diferencia), pero mide "
                      f"{norma:.2f} y con ella «banco» le da el {_por_debajo(peso)} % a «plata»: alárgala "

@@ -42,7 +42,7 @@ def test_comprobar_imprime_en_castellano(capsys):
 
 
 def test_una_funcion_que_falla_no_rompe_la_comprobacion():
-    def rota(Q, K, T):
+    def rota(pesos, T):
         raise RuntimeError("ups")
 
     veredicto = evaluar("02.3", rota)

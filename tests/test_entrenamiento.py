@@ -4,10 +4,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from utilidades.datos import datos_invertir_digitos, secuencias_invertidas
 from utilidades.ejercicios import evaluar as evaluar_ejercicio
 from utilidades.entrenamiento import entrenar, evaluar, exactitud, exactitud_secuencias, perdida_por_posicion
-from utilidades.modelos import TransformerJuguete
+from utilidades.invertir import TransformerJuguete, datos_invertir_digitos, secuencias_invertidas
 
 # --- Datos -----------------------------------------------------------------------------------------------
 

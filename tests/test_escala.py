@@ -163,3 +163,19 @@ def test_panel_de_escala_se_actualiza_al_mover_d():
 # --- Ejercicios --------------------------------------------------------------------------------------
 # Soluciones en cualquier tipo, respuestas desviadas, una pista por error frecuente y ninguna pista con la
 # respuesta: tests/test_ejercicios_tabla.py con los casos de tests/casos_ejercicios/.
+
+
+def test_el_rojo_de_d_512_se_ve_junto_al_azul():
+    """Con d = 512 el histograma rojo (área 1) es muy ancho y bajo: en un eje lineal quedaba en una raya casi plana
+    bajo el pico azul. Su pico debe llegar, en la figura, a más de un tercio de la altura a la que llega el azul."""
+    import matplotlib.pyplot as plt
+
+    _, fig = vista_de_escala(512)
+    ax = fig.axes[0]
+    alturas = []
+    for contenedor in ax.containers:  # un contenedor de barras por histograma: primero el rojo, luego el azul
+        pico = max(barra.get_height() for barra in contenedor)
+        alturas.append(ax.transLimits.transform(ax.transScale.transform((0, pico)))[1])  # fracción de la altura
+    plt.close(fig)
+    rojo, azul = alturas
+    assert rojo > azul / 3, f"el pico rojo llega al {rojo:.0%} de la altura del panel y el azul al {azul:.0%}"

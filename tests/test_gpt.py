@@ -11,7 +11,7 @@ import torch.nn.functional as F
 from utilidades.bloques import BloqueTransformer
 from utilidades.ejercicios import evaluar
 from utilidades.ejercicios.leccion_10 import MEJOR_CON_CABEZAS, diferencias_sin_y_con_posiciones
-from utilidades.generador import GeneradorInteractivo, dibujo_del_generador, texto_para_widget
+from utilidades.escritor import EscritorInteractivo, dibujo_del_escritor, texto_para_widget
 from utilidades.gpt import (
     ApagarAlAzar,
     MiniGPT,
@@ -349,7 +349,7 @@ def test_generar_texto_y_textos_del_generador():
     assert "no están en el vocabulario" in texto_para_widget(modelo, tokenizador, "xyz", 0.8, 5, 9)
 
 
-def test_probabilidades_y_dibujo_del_generador():
+def test_probabilidades_y_dibujo_del_escritor():
     import matplotlib.pyplot as plt
 
     tokenizador = TokenizadorCaracteres("abcdefghij ")
@@ -360,10 +360,10 @@ def test_probabilidades_y_dibujo_del_generador():
     with torch.no_grad():  # solo cuentan los últimos 4 caracteres (el contexto)
         esperado = torch.softmax(modelo(torch.tensor([tokenizador.codificar("defg")]))[0, -1] / 0.7, -1)
     assert torch.allclose(probabilidades_siguiente(modelo, tokenizador, "abcdefg", 0.7), esperado, atol=1e-6)
-    texto, fig = dibujo_del_generador(modelo, tokenizador, "ab", 0.8, 3, 5)
+    texto, fig = dibujo_del_escritor(modelo, tokenizador, "ab", 0.8, 3, 5)
     assert len(texto) == 7 and len(fig.axes[0].patches) == 10
     plt.close(fig)
-    texto, fig = dibujo_del_generador(modelo, tokenizador, "xyz", 0.8, 3, 5)
+    texto, fig = dibujo_del_escritor(modelo, tokenizador, "xyz", 0.8, 3, 5)
     assert "no están en el vocabulario" in texto and not fig.axes[0].patches
     plt.close(fig)
 
@@ -389,16 +389,16 @@ def test_guardar_y_cargar_pesos(tmp_path):
         cargar_pesos(MiniGPT(10, d_modelo=16, cabezas=2, capas=3, contexto=4), ruta)
 
 
-def test_generador_interactivo_como_lo_usa_un_estudiante():
+def test_escritor_interactivo_como_lo_usa_un_estudiante():
     tokenizador = TokenizadorCaracteres("abc de")
     torch.manual_seed(0)
     modelo = MiniGPT(len(tokenizador), d_modelo=16, cabezas=2, contexto=4)
-    panel = GeneradorInteractivo(modelo, tokenizador, inicio="ab", temperatura=1.5, top_k=0, longitud=40)
+    panel = EscritorInteractivo(modelo, tokenizador, inicio="ab", temperatura=1.5, top_k=0, longitud=40)
     assert all(not c.continuous_update for c in panel.controles.values())  # se regenera al soltar, no al mover
     primera = panel.texto_plano
     assert primera == texto_para_widget(modelo, tokenizador, "ab", 1.5, 0, 40, semilla=0)
     texto = repr(panel)
-    assert texto.startswith("Generador interactivo: ejecuta la celda para usarlo.")
+    assert texto.startswith("Escritor interactivo: ejecuta la celda para usarlo.")
     assert "«ab»" in texto and "sin filtrar" in texto and primera in texto
     assert panel._repr_mimebundle_()["text/plain"] == texto
     panel.boton.click()  # «Otra muestra»

@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from utilidades.bloques import BloqueTransformer
-from utilidades.modelos import TransformerJuguete
+from utilidades.invertir import TransformerJuguete
 
 
 def contar(modelo):

@@ -134,7 +134,7 @@ def _leccion_10_sin_entrenar(origen, destino):
         return "".join(celda["source"]) if celda["cell_type"] == "code" else ""
 
     primera = next(i for i, c in enumerate(celdas) if re.search(r"(?<!def )entrenar_gpt\(", codigo(c)))
-    generador = [c for c in celdas if "GeneradorInteractivo(" in codigo(c)]
+    generador = [c for c in celdas if "EscritorInteractivo(" in codigo(c)]
     assert len(generador) == 1, "la lección 10 debe tener una sola celda con el generador"
     modelo = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
               "source": ["modelo = MiniGPT(V).to(dispositivo).eval()  # sin entrenar: aquí se prueba la interfaz"]}
@@ -494,7 +494,7 @@ def _probar_leccion(navegador, url, leccion, interfaz, ejecutar):
         estudiante_en_la_actividad(pagina, pagina.locator(".aqm-raiz").first, CAPTURAS, visita.prefijo)
         assert not fallos_js, f"{visita.nombre}: errores de JavaScript al usar la actividad:\n" + "\n".join(fallos_js)
     if leccion.name.startswith("10_"):
-        _estudiante_en_el_generador(visita)
+        _estudiante_en_el_escritor(visita)
         assert not fallos_js, f"{visita.nombre}: errores de JavaScript en el generador:\n" + "\n".join(fallos_js)
     if leccion.name.startswith("11_"):
         _estudiante_en_el_visualizador(visita)
@@ -504,7 +504,7 @@ def _probar_leccion(navegador, url, leccion, interfaz, ejecutar):
 # --- Lección 10: un estudiante pide otra muestra y cambia el comienzo -------------------------------------
 
 
-def _estudiante_en_el_generador(visita):
+def _estudiante_en_el_escritor(visita):
     """Pulsa «Otra muestra» (otro texto, la muestra siguiente) y escribe otro comienzo (el texto empieza por él)."""
     pagina = visita.pagina
     texto = pagina.locator(".gen-texto").first

@@ -212,7 +212,7 @@ from utilidades.gpt import (
 )
 import utilidades.bloques
 import utilidades.posicion as pos
-from utilidades import modelos as m
+from utilidades import invertir as m
 from utilidades.ejercicios import comprobar
 x = utilidades.bloques.BloqueTransformer(8, 2)
 y = pos.posicion_sinusoidal(4, 8)

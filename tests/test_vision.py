@@ -7,8 +7,7 @@ from sklearn.datasets import load_digits, load_sample_image
 
 from utilidades.ejercicios import evaluar as evaluar_ejercicio
 from utilidades.entrenamiento import entrenar
-from utilidades.modelos import ViTDiminuto
-from utilidades.vision import parches
+from utilidades.vision import ViTDiminuto, parches
 
 
 @pytest.fixture(scope="module")

@@ -89,25 +89,28 @@ def vista_de_escala(d, consultas=1000, claves=8, semilla=0, d_maximo=512):
     fig, ejes = plt.subplots(1, 2, figsize=(11, 3.8))
     # Cada histograma con sus propias barras (60 en su rango: los escalados no quedan en tres barras anchas). Con
     # anchos de barra distintos, las cuentas no se comparan; la densidad (proporción por unidad de puntaje) sí: el
-    # área de cada histograma es 1.
+    # área de cada histograma es 1. Al ensancharse, el rojo baja (con d = 512, su pico queda muy por debajo del azul):
+    # en escala logarítmica los dos se ven, y el ancho de cada uno se lee igual de bien.
     for valores, color, nombre in ((crudos, ACENTO, "q·k (sin escalar)"), (escalados, TINTA, "q·k / √d")):
         limite = max(1.0, float(np.abs(valores).max()))
-        ejes[0].hist(valores, bins=np.linspace(-limite, limite, 61), density=True, color=color, alpha=0.75,
+        ejes[0].hist(valores, bins=np.linspace(-limite, limite, 61), density=True, log=True, color=color, alpha=0.75,
                      label=nombre)
+    ejes[0].set_ylim(1e-4, 3)  # fijo para todo d, como el eje de los puntajes; arriba queda sitio para la leyenda
     tope = max(float(np.abs(crudos).max()),
                float(np.abs(_puntajes_crudos(max(d, d_maximo), consultas, claves, semilla)).max()))
     ejes[0].set_xlim(-1.05 * tope, 1.05 * tope)
     ejes[0].set_title(f"Puntajes con d = {d}")
     ejes[0].set_xlabel("puntaje")
-    ejes[0].set_ylabel("densidad (área 1)")
+    ejes[0].set_ylabel("densidad (área 1, escala log.)")
     # Los dos histogramas quedan en el centro del eje fijo: la leyenda, en una esquina, no tapa su pico.
     ejes[0].legend(loc="upper right")
     ejes[1].bar([0, 1], [r["peso_mayor_crudo"], r["peso_mayor_escalado"]], color=[ACENTO, TINTA])
-    ejes[1].axhline(1 / claves, color=GRIS, lw=1.2, ls="--")
+    ejes[1].axhline(1 / claves, color=GRIS, lw=1.2, ls="--", label=f"reparto igual (1/{claves})")
     ejes[1].set_xticks([0, 1])
     ejes[1].set_xticklabels(["sin escalar", "÷ √d"])
     ejes[1].set_ylim(0, 1.05)
     ejes[1].set_ylabel("peso mayor medio")
     ejes[1].set_title(f"¿Cuánto se lleva la clave favorita? ({claves} claves)")
+    ejes[1].legend(loc="upper right")  # la barra de la derecha (÷ √d) no pasa de 0.4: arriba queda libre
     fig.tight_layout()
     return texto, fig

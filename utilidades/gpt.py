@@ -1,6 +1,6 @@
 """Un mini-GPT: modelo, entrenamiento con parada temprana y generación de texto (lección 10).
 
-Aquí no hay nada de dibujo: el generador interactivo vive en `utilidades.generador`.
+Aquí no hay nada de dibujo: el escritor interactivo vive en `utilidades.escritor`.
 """
 
 import copy

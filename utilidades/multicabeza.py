@@ -51,8 +51,8 @@ def comprobar_mascaras(mascara, mascara_relleno, lote, L):
 def atencion_fusionada(Q, K, V, mascara=None):
     """La salida de `atencion(Q, K, V, mascara)` con `F.scaled_dot_product_attention`, sin devolver los pesos.
 
-    La función de PyTorch marca con True lo que SÍ se mira (al revés que el curso) y da NaN en una fila sin nada
-    que mirar; `atencion` deja esa fila en 0, y aquí también.
+    La función de PyTorch marca con True lo que SÍ se mira (al revés que el curso), y una fila sin nada que mirar
+    puede darla en NaN o en 0 según la versión y el dispositivo; `atencion` la deja en 0, y aquí también, siempre.
     """
     if mascara is None:
         return F.scaled_dot_product_attention(Q, K, V)

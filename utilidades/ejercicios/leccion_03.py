@@ -38,6 +38,18 @@ def desviacion_para_d_256(respuesta):
         return pista("≈ 1 es la desviación después de dividir por √d; aquí se pregunta por los puntajes crudos.")
     if es_cercano(valor, 16, 0.05):  # √256 es exacto: un 15.6 o un 16.4 «a ojo» no valen
         return bien("La desviación crece como √d: por eso dividir por √d la devuelve a 1.")
+    if es_cercano(valor, 8, 0.05):
+        return pista("8 es la desviación de la tabla para d = 64; con d = 256, q·k suma más productos.")
+    if es_cercano(valor, math.sqrt(512), 0.05):
+        return pista("esa es la desviación de la tabla para d = 512; aquí d = 256.")
+    if es_cercano(valor, 128, 0.5):
+        return pista("128 es la mitad de d; la desviación típica no sale de dividir la varianza entre 2.")
+    if es_cercano(valor, 4, 0.05):
+        return pista("parece que has sacado la raíz dos veces: la desviación típica es la raíz de la varianza, "
+                     "una sola vez.")
+    if 14 <= valor <= 18:
+        return pista("te acercas, pero la respuesta sale exacta de la fórmula, sin simular ni leer a ojo: "
+                     "¿qué varianza tiene q·k con d = 256, y qué desviación le corresponde?")
     return pista("cada producto q_i·k_i tiene varianza 1 y q·k suma d de ellos; "
                  "¿cuál es la varianza de la suma y cuál su desviación?")
 
@@ -51,6 +63,10 @@ def pesos_con_t_2(respuesta):
         return pista("los has dado en porcentaje; escribe pesos entre 0 y 1.")
     if valor is not None and valor.shape == (4,) and np.allclose(valor, _softmax(PUNTAJES, 1.0), atol=0.01):
         return pista("esos son los pesos con T = 1, los de la tabla; aquí la temperatura es otra.")
+    if (valor is not None and valor.shape == (4,) and not np.allclose(valor, _softmax(PUNTAJES, 2.0), atol=0.0051)
+            and any(np.allclose(valor, np.floor(_softmax(PUNTAJES, 2.0) * 10 ** n) / 10 ** n) for n in (2, 3))):
+        return pista("el método va bien, pero has cortado los decimales en vez de redondear: redondea cada peso al "
+                     "más cercano (si la cifra siguiente es 5 o más, la última sube) o da más decimales.")
     if (valor is not None and valor.shape == (4,) and np.allclose(valor, np.round(_softmax(PUNTAJES, 2.0), 1))
             and not np.allclose(valor, _softmax(PUNTAJES, 2.0), atol=0.0051)):
         return pista("vas bien, pero con un solo decimal no se distingue de otras temperaturas: da cada peso con dos "
@@ -139,15 +155,61 @@ def softmax_en_numpy(funcion):
 
 
 @ejercicio("03.4")
-def temperatura_de_la_escala(respuesta):
+def temperatura_total(respuesta):
     valor = exigir_numero(respuesta)
-    raiz = math.sqrt(128)
+    raiz, T = math.sqrt(128), 3
+    if es_cercano(valor, raiz * T, 0.05):
+        return bien("Dividir entre √d y después entre T es dividir entre √d · T: con d = 128 y T = 3, unos 33.94.")
     if es_cercano(valor, raiz, 0.05):
-        return bien("Dividir por √d es una temperatura fija T = √d: con d = 128, T ≈ 11.3.")
-    if es_cercano(valor, 128, 0.5):
-        return pista("compara softmax(s / √d) con softmax(s / T): ¿qué número hace el papel de T? No es d.")
-    if es_cercano(valor, 1 / raiz, 0.005):
-        return pista("dividir por T es lo mismo que dividir por √d; no lo inviertas.")
+        return pista("esa es la temperatura que equivale a dividir por √d; falta la T = 3, que divide otra vez.")
+    if es_cercano(valor, T, 0.01):
+        return pista("esa es solo la T que añadimos; la atención ya dividía antes por √d.")
+    if es_cercano(valor, raiz + T, 0.05):
+        return pista("has sumado las dos; dividir primero entre un número y después entre otro no es dividir entre "
+                     "su suma.")
+    if es_cercano(valor, raiz / T, 0.05):
+        return pista("has dividido √d entre T; las dos divisiones de los puntajes se acumulan.")
+    if es_cercano(valor, math.sqrt(128 * T), 0.05):
+        return pista("has metido la T dentro de la raíz; la T divide los puntajes aparte, fuera de la raíz.")
+    if es_cercano(valor, 128 * T, 0.5) or es_cercano(valor, 128, 0.5):
+        return pista("la atención no divide por d sino por su raíz, √d.")
+    if es_cercano(valor, 128 / T, 0.05):
+        return pista("has dividido d entre T: la atención no divide por d sino por su raíz, √d, y la T divide los "
+                     "puntajes, no a d.")
+    if es_cercano(valor, 64, 0.5):
+        return pista("64 es la d del ejemplo de la lección; aquí d = 128, y la atención divide por su raíz.")
     if es_cercano(valor, 8, 0.05):
-        return pista("esa es la temperatura de d = 64, la del ejemplo de la lección; aquí d es otra.")
-    return pista("escribe la fórmula de la temperatura y la de la atención escalada una junto a otra.")
+        return pista("esa es la temperatura de d = 64, la del ejemplo de la lección; aquí d es otra, y hay además "
+                     "una T = 3.")
+    if valor > 0 and es_cercano(1 / valor, raiz * T, 0.05):
+        return pista("dividir entre la temperatura es dividir entre ese número; no lo inviertas.")
+    return pista("la atención divide los puntajes entre √d y después la temperatura los divide entre T: "
+                 "¿entre qué número quedan divididos en total?")
+
+
+@ejercicio("03.5")
+def suma_de_derivadas(respuesta):
+    valor = exigir_numero(respuesta)
+    pesos = np.array([0.97, 0.01, 0.01, 0.01])
+    esperado = float((pesos * (1 - pesos)).sum())
+    if es_cercano(valor, esperado, 0.0006):
+        return bien("Un 8 % de la de un reparto igual entre cuatro (0.75): una fila casi saturada apenas deja "
+                    "pasar gradiente.")
+    if es_cercano(valor, 1 - 1 / 4, 0.005):
+        return pista("esa es la suma de un reparto igual entre cuatro; calcula la de esta fila.")
+    if es_cercano(valor, 1 - 1 / 8, 0.005):
+        return pista("0.875 es la suma de un reparto igual entre ocho, la de la lección; esta fila tiene cuatro "
+                     "pesos, y no iguales.")
+    if es_cercano(valor, 1, 0.005):
+        return pista("esa es la suma de los pesos (siempre 1); se pide la de p_j(1 - p_j).")
+    if es_cercano(valor, 0, 0.002):
+        return pista("una fila casi saturada da una suma pequeña, pero no 0: calcula p_j(1 - p_j) para cada peso.")
+    if es_cercano(valor, 0.97 * 0.03, 0.0006):
+        return pista("esa es solo la derivada del peso mayor; suma también las de los otros tres.")
+    if es_cercano(valor, 3 * 0.01 * 0.99, 0.0006) or es_cercano(valor, 0.01 * 0.99, 0.0006):
+        return pista("te falta la derivada del peso mayor (y suma las de los cuatro pesos).")
+    if es_cercano(valor, float((pesos ** 2).sum()), 0.0006):
+        return pista("has sumado p_j²; la derivada de cada peso respecto de su puntaje es p_j(1 - p_j).")
+    if es_cercano(valor, esperado, 0.005):
+        return pista("vas bien, pero con dos decimales no basta: da el resultado con tres decimales al menos.")
+    return pista("calcula p_j(1 - p_j) para cada uno de los cuatro pesos y súmalos.")

@@ -1,6 +1,6 @@
-"""El generador interactivo de la lección 10: escribe con el mini-GPT y enseña las opciones del siguiente carácter.
+"""El escritor interactivo de la lección 10: escribe con el mini-GPT y enseña las opciones del siguiente carácter.
 
-La lógica es Python normal (`texto_para_widget`, `dibujo_del_generador`); `GeneradorInteractivo` solo la une a
+La lógica es Python normal (`texto_para_widget`, `dibujo_del_escritor`); `EscritorInteractivo` solo la une a
 unos controles. Vive aparte de `utilidades.gpt` para que el modelo no dependa de matplotlib ni de ipywidgets.
 """
 
@@ -15,7 +15,7 @@ from utilidades.paneles import figura_a_png, representacion_de_widget
 
 
 def texto_para_widget(modelo, tokenizador, inicio, temperatura, top_k, longitud, semilla=0):
-    """Lo que muestra el generador interactivo: el texto generado, o el motivo por el que no se puede."""
+    """Lo que muestra el escritor interactivo: el texto generado, o el motivo por el que no se puede."""
     if not inicio:
         return "Escribe al menos un carácter para empezar."
     try:
@@ -24,8 +24,8 @@ def texto_para_widget(modelo, tokenizador, inicio, temperatura, top_k, longitud,
         return str(error)
 
 
-def dibujo_del_generador(modelo, tokenizador, inicio, temperatura, top_k, longitud, semilla=0):
-    """(texto, figura) del generador interactivo: lo generado y las 10 opciones más probables tras `inicio`."""
+def dibujo_del_escritor(modelo, tokenizador, inicio, temperatura, top_k, longitud, semilla=0):
+    """(texto, figura) del escritor interactivo: lo generado y las 10 opciones más probables tras `inicio`."""
     texto = texto_para_widget(modelo, tokenizador, inicio, temperatura, top_k, longitud, semilla)
     fig, ax = plt.subplots(figsize=(8, 3.4))
     if not inicio or set(inicio) - set(tokenizador.indice):
@@ -39,7 +39,7 @@ def dibujo_del_generador(modelo, tokenizador, inicio, temperatura, top_k, longit
     return texto, fig
 
 
-class GeneradorInteractivo(widgets.VBox):
+class EscritorInteractivo(widgets.VBox):
     """Comienzo, temperatura, top-k y longitud; «Otra muestra» sortea de nuevo con la semilla siguiente.
 
     Escribir tarda un par de segundos, así que no se regenera en cada movimiento: los deslizadores actúan al
@@ -86,7 +86,7 @@ class GeneradorInteractivo(widgets.VBox):
     def actualizar(self, _cambio=None):
         """Genera con los valores actuales y muestra el texto y las barras del siguiente carácter."""
         self.estado.value = "Escribiendo…"
-        texto, fig = dibujo_del_generador(self.modelo, self.tokenizador, semilla=self.semilla, **self.valores())
+        texto, fig = dibujo_del_escritor(self.modelo, self.tokenizador, semilla=self.semilla, **self.valores())
         self.texto_plano = texto
         self.texto.value = f"<pre style='font-size: 14px; white-space: pre-wrap'>{html.escape(texto)}</pre>"
         self.imagen.value = figura_a_png(fig)
@@ -94,7 +94,7 @@ class GeneradorInteractivo(widgets.VBox):
 
     def __repr__(self):
         v = self.valores()
-        return (f"Generador interactivo: ejecuta la celda para usarlo. Con el comienzo «{v['inicio']}», "
+        return (f"Escritor interactivo: ejecuta la celda para usarlo. Con el comienzo «{v['inicio']}», "
                 f"temperatura {v['temperatura']}, top-k {v['top_k'] or 'sin filtrar'}, {v['longitud']} caracteres "
                 f"y la muestra {self.semilla}, escribió:\n{self.texto_plano}")
 

@@ -4,8 +4,14 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from utilidades.ejercicios import evaluar as evaluar_ejercicio
-from utilidades.entrenamiento import entrenar, evaluar, exactitud, exactitud_secuencias, perdida_por_posicion
+from utilidades.ejercicios import evaluar
+from utilidades.entrenamiento import (
+    entrenar,
+    exactitud,
+    exactitud_secuencias,
+    perdida_por_posicion,
+    perdida_y_exactitud,
+)
 from utilidades.invertir import TransformerJuguete, datos_invertir_digitos, secuencias_invertidas
 
 # --- Datos -----------------------------------------------------------------------------------------------
@@ -68,17 +74,17 @@ def test_exactitud_por_digito_y_por_secuencia():
     assert exactitud(torch.eye(3), torch.tensor([0, 1, 0])) == pytest.approx(2 / 3)
 
 
-def test_evaluar_no_entrena_y_da_las_claves():
+def test_perdida_y_exactitud_no_entrena_y_da_las_claves():
     torch.manual_seed(0)
     modelo = TransformerJuguete()
     antes = [p.clone() for p in modelo.parameters()]
     x, y, _, _ = datos_invertir_digitos(n_entrenamiento=300, n_validacion=10)
-    medida = evaluar(modelo, x, y, perdida_por_posicion, tamano_lote=128)
+    medida = perdida_y_exactitud(modelo, x, y, perdida_por_posicion, tamano_lote=128)
     assert set(medida) == {"perdida", "exactitud", "secuencias"}
     assert 0.0 <= medida["exactitud"] <= 1.0
     assert all(torch.equal(a, p) for a, p in zip(antes, modelo.parameters()))
     # el resultado no depende del tamaño de lote con que se evalúe
-    otra = evaluar(modelo, x, y, perdida_por_posicion, tamano_lote=7)
+    otra = perdida_y_exactitud(modelo, x, y, perdida_por_posicion, tamano_lote=7)
     assert otra["exactitud"] == medida["exactitud"]
     assert otra["perdida"] == pytest.approx(medida["perdida"], abs=1e-5)
 
@@ -89,7 +95,7 @@ def test_un_entrenamiento_corto_aprende_a_invertir(un_hilo, capsys):
     x, y, x_val, y_val = datos_invertir_digitos(n_entrenamiento=6_400, n_validacion=500)
     torch.manual_seed(0)
     modelo = TransformerJuguete()
-    inicial = evaluar(modelo, x_val, y_val, perdida_por_posicion)
+    inicial = perdida_y_exactitud(modelo, x_val, y_val, perdida_por_posicion)
     historial = entrenar(modelo, x, y, perdida_por_posicion, validacion=(x_val, y_val), epocas=2,
                          informe_cada=40)
     assert inicial["exactitud"] < 0.2
@@ -169,19 +175,19 @@ def test_ejercicio_08_1():
     def sin_return(logits, objetivos):
         (logits.argmax(-1) == objetivos).float().mean(0)
 
-    assert evaluar_ejercicio("08.1", bien).correcto
-    assert not evaluar_ejercicio("08.1", promedia_mal).correcto
-    assert "return" in evaluar_ejercicio("08.1", sin_return).mensaje
-    assert not evaluar_ejercicio("08.1", ...).correcto
-    assert not evaluar_ejercicio("08.1", 3).correcto
+    assert evaluar("08.1", bien).correcto
+    assert not evaluar("08.1", promedia_mal).correcto
+    assert "return" in evaluar("08.1", sin_return).mensaje
+    assert not evaluar("08.1", ...).correcto
+    assert not evaluar("08.1", 3).correcto
 
 
 def test_ejercicio_08_3_con_el_codigo_del_curso():
     """La respuesta que acepta 08.3 es la que da el propio modelo; 08.4 rechaza rotar hacia el otro lado."""
-    assert evaluar_ejercicio("08.3", sum(p.numel() for p in TransformerJuguete(contexto=12).parameters())).correcto
+    assert evaluar("08.3", sum(p.numel() for p in TransformerJuguete(contexto=12).parameters())).correcto
     rotada = torch.arange(8).roll(-1)  # la salida i mira a la entrada i + 1
-    assert evaluar_ejercicio("08.4", rotada).correcto
-    assert not evaluar_ejercicio("08.4", torch.arange(8).roll(1)).correcto
+    assert evaluar("08.4", rotada).correcto
+    assert not evaluar("08.4", torch.arange(8).roll(1)).correcto
 
 
 def test_ejercicio_08_4_el_ejemplo_no_repite_digitos():

@@ -25,7 +25,7 @@ def exactitud_secuencias(logits, objetivos):
 
 
 @torch.no_grad()
-def evaluar(modelo, entradas, objetivos, funcion_perdida, tamano_lote=1000):
+def perdida_y_exactitud(modelo, entradas, objetivos, funcion_perdida, tamano_lote=1000):
     """Devuelve {'perdida', 'exactitud'} (y 'secuencias' si cada objetivo es una secuencia) sin entrenar."""
     modelo.eval()
     dispositivo = next(modelo.parameters()).device
@@ -97,7 +97,7 @@ def entrenar(modelo, entradas, objetivos, funcion_perdida, *, validacion=None, e
             print(f"época {epoca} terminada · pérdida media {historial['perdida_epoca'][-1]:.3f} · "
                   f"{time.perf_counter() - inicio:.1f} s (medido)")
         if validacion is not None:
-            medida = evaluar(modelo, *validacion, funcion_perdida)
+            medida = perdida_y_exactitud(modelo, *validacion, funcion_perdida)
             historial["val_perdida"].append(medida["perdida"])
             historial["val_exactitud"].append(medida["exactitud"])
             historial["val_secuencias"].append(medida.get("secuencias"))

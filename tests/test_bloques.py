@@ -6,7 +6,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from utilidades.atencion import atencion
-from utilidades.bloques import BloqueTransformer, copiar_pesos_a_pytorch
+from utilidades.bloques import BloqueTransformer, copiar_bloque_a_pytorch
 from utilidades.coste import mejor_tiempo, memoria_pico, pendiente_loglog
 from utilidades.ejercicios import evaluar
 
@@ -48,7 +48,7 @@ def test_forma_y_recuento_no_dependen_de_L():
 def test_mismas_salidas_que_transformer_encoder_layer(activacion, modo):
     torch.manual_seed(1)
     bloque = BloqueTransformer(64, 4, 256, activacion=activacion)
-    capa = copiar_pesos_a_pytorch(bloque, _referencia(64, 4, 256, activacion))
+    capa = copiar_bloque_a_pytorch(bloque, _referencia(64, 4, 256, activacion))
     getattr(bloque, modo)()
     getattr(capa, modo)()
     x = torch.randn(3, 12, 64)
@@ -65,14 +65,14 @@ def test_la_copia_no_es_trivial():
     x = torch.randn(1, 5, 16)
     with torch.no_grad():
         assert not torch.allclose(bloque(x), capa(x), atol=1e-3)
-        copiar_pesos_a_pytorch(bloque, capa)
+        copiar_bloque_a_pytorch(bloque, capa)
         assert torch.allclose(bloque(x), capa(x), atol=1e-5)
 
 
 def test_gelu_no_equivale_a_relu():
     torch.manual_seed(3)
     con_gelu = BloqueTransformer(16, 2, 32, activacion="gelu")
-    capa = copiar_pesos_a_pytorch(con_gelu, _referencia(16, 2, 32, "gelu"))
+    capa = copiar_bloque_a_pytorch(con_gelu, _referencia(16, 2, 32, "gelu"))
     capa.activation = F.relu  # cambiamos la activación a escondidas
     capa.activation_relu_or_gelu = 1
     x = torch.randn(2, 6, 16)
@@ -111,7 +111,7 @@ def test_mascara_que_no_encaja():
 def test_relleno_en_su_propio_argumento_igual_que_pytorch():
     torch.manual_seed(4)
     bloque = BloqueTransformer(16, 2, 32)
-    capa = copiar_pesos_a_pytorch(bloque, _referencia(16, 2, 32))
+    capa = copiar_bloque_a_pytorch(bloque, _referencia(16, 2, 32))
     x = torch.randn(3, 5, 16)
     relleno = torch.tensor([[False] * 5, [False] * 3 + [True] * 2, [False] * 4 + [True]])
     with torch.no_grad():
@@ -159,7 +159,7 @@ def test_sin_atajos_una_pila_profunda_olvida_su_entrada():
 )
 def test_copiar_pesos_a_una_capa_que_no_encaja(capa, trozo):
     with pytest.raises((ValueError, TypeError), match=trozo):
-        copiar_pesos_a_pytorch(BloqueTransformer(16, 2, 32), capa)
+        copiar_bloque_a_pytorch(BloqueTransformer(16, 2, 32), capa)
 
 
 # --- Coste ----------------------------------------------------------------------------------------------

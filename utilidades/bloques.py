@@ -34,7 +34,7 @@ class BloqueTransformer(nn.Module):
         return x
 
 
-def copiar_pesos_a_pytorch(nuestra, capa_pytorch):
+def copiar_bloque_a_pytorch(nuestra, capa_pytorch):
     """Copia los pesos de `nuestra` (BloqueTransformer) en un nn.TransformerEncoderLayer(norm_first=True) y devuelve
     `capa_pytorch`."""
     if not isinstance(capa_pytorch, nn.TransformerEncoderLayer):

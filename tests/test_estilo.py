@@ -33,3 +33,15 @@ def test_ruff_detecta_un_fallo_de_estilo(tmp_path):
     resultado = subprocess.run([_ruff(), "check", "--no-cache", "--output-format", "concise", "."], cwd=tmp_path,
                                capture_output=True, text=True)
     assert resultado.returncode == 1 and "F401" in resultado.stdout and "E501" in resultado.stdout
+
+
+def test_cada_modulo_de_utilidades_esta_en_el_mapa_por_lecciones():
+    """El docstring de utilidades/__init__.py dice qué lección enseña cada módulo: ninguno falta ni sobra."""
+    import re
+
+    import utilidades
+
+    filas = [linea.split("|")[2] for linea in utilidades.__doc__.splitlines() if linea.startswith("| ")][1:]
+    en_mapa = set(re.findall(r"`(\w+)`", "\n".join(filas)))  # la columna «módulo», sin la cabecera
+    modulos = {p.stem for p in (RAIZ / "utilidades").glob("*.py") if p.stem != "__init__"} | {"ejercicios"}
+    assert en_mapa == modulos, f"faltan: {sorted(modulos - en_mapa)} · sobran: {sorted(en_mapa - modulos)}"

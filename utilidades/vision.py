@@ -1,4 +1,4 @@
-"""Imágenes como frases: cortar una imagen en parches (lección 09)."""
+"""Imágenes como frases (lección 09): cortar una imagen en parches y el ViT diminuto que las clasifica."""
 
 import torch
 from torch import nn

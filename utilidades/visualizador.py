@@ -1,4 +1,4 @@
-"""El transformer entero, etapa por etapa (lección 11): una pasada del mini-GPT escrita a mano, sin dibujos.
+"""El transformer entero, etapa por etapa (lección 11): una pasada del mini-GPT pieza a pieza, sin dibujos.
 
 `recorrer(modelo, tokenizador, comienzo)` repite, con los mismos pesos, lo que hace `MiniGPT` por dentro y guarda el
 tensor de cada etapa: caracteres → índices → embeddings → + posiciones → en cada bloque LayerNorm, Q/K/V, pesos de

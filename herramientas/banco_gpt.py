@@ -19,7 +19,6 @@ La referencia `GPTNano` está escrita aquí a partir de la arquitectura publicad
 betas (0.9, 0.95) y *weight decay* en las matrices, recorte del gradiente a 1.
 """
 
-import argparse
 import math
 import os
 import statistics
@@ -29,6 +28,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from herramientas.cuadernos import Orden
 from herramientas.medidas import corpus_dividido
 from utilidades.coste import mejor_tiempo
 from utilidades.gpt import MiniGPT, lote_aleatorio, optimizador_adamw, perdida_en
@@ -284,7 +284,7 @@ def desglose(entrenamiento, V, pasos=10, tamano_lote=32, contexto=64):
 
 
 def main(argumentos=None):
-    analizador = argparse.ArgumentParser(description="Tiempo por paso de MiniGPT frente a un GPT como nanoGPT.")
+    analizador = Orden(__doc__)
     analizador.add_argument("--rondas", type=int, default=5)
     analizador.add_argument("--pasos", type=int, default=10, help="pasos de cada modelo por ronda")
     analizador.add_argument("--hilos", type=int, default=None, help="hilos de PyTorch (por defecto, los suyos)")

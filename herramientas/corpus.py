@@ -7,12 +7,11 @@ marcas de Markdown, y escribe datos/corpus.txt y datos/README.md. Si el corpus y
 salvo con --forzar: así, editar una lección no cambia en silencio los resultados de la lección 10.
 """
 
-import argparse
 import collections
 import re
 import sys
 
-from herramientas.cuadernos import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fuente, leer_cuaderno
+from herramientas.cuadernos import ETIQUETA_NAVEGACION, RAIZ, Orden, cuadernos, fuente, leer_cuaderno
 from utilidades.formato import miles
 
 CORPUS = RAIZ / "datos" / "corpus.txt"
@@ -189,7 +188,7 @@ Sin `--forzar`, la orden avisa y no sobrescribe nada. Después vuelve a ejecutar
 
 
 def main(argumentos=None):
-    analizador = argparse.ArgumentParser(description="Construye datos/corpus.txt con la prosa de las lecciones.")
+    analizador = Orden(__doc__)
     analizador.add_argument("--forzar", action="store_true", help="sobrescribe el corpus si ya existe")
     opciones = analizador.parse_args(argumentos)
     texto, rutas = construir_corpus()

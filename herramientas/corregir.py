@@ -16,7 +16,7 @@ import sys
 import nbformat
 from nbclient import NotebookClient
 
-from herramientas.cuadernos import RAIZ, fuente, leer_argumentos
+from herramientas.cuadernos import RAIZ, Orden, fuente, rutas_de_cuadernos
 
 VEREDICTO = re.compile(r"^(✅|❌) Ejercicio (\d+\.\d+): (.*)$", re.M)
 LLAMADA = re.compile(r"""comprobar\(\s*["'](\d+\.\d+)["']""")
@@ -47,15 +47,13 @@ def corregir(ruta, tiempo_por_celda=300):
 
 
 def main(argumentos):
-    destino_csv = None
-    if "--csv" in argumentos:
-        i = argumentos.index("--csv")
-        if i + 1 == len(argumentos) or argumentos[i + 1].startswith("-"):
-            sys.exit("Falta el archivo de --csv: escribe su nombre justo después, como --csv notas.csv.")
-        destino_csv = pathlib.Path(argumentos[i + 1])
-        argumentos = argumentos[:i] + argumentos[i + 2:]
+    analizador = Orden(__doc__)
+    analizador.add_argument("--csv", metavar="notas.csv", help="escribe además una tabla con cada ejercicio")
+    analizador.add_argument("entregas", nargs="*")
+    leidos = analizador.parse_args(list(argumentos))
+    destino_csv = pathlib.Path(leidos.csv) if leidos.csv else None
     # Una entrega que falta no para las demás: se salta abajo, con un aviso.
-    entregas = leer_argumentos(argumentos, ("--csv",), __doc__, deben_existir=False)[1]
+    entregas = rutas_de_cuadernos(leidos.entregas, deben_existir=False)
     if not entregas:
         print(__doc__)
         return 2

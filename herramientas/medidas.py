@@ -4,13 +4,12 @@
 guardan en un CSV (curva_tamanos, variantes_gpt): no pisa el archivo sin --forzar y entrena con un hilo.
 """
 
-import argparse
 import csv
 import sys
 
 import torch
 
-from herramientas.cuadernos import RAIZ
+from herramientas.cuadernos import RAIZ, Orden
 from utilidades.texto import TokenizadorCaracteres, dividir, leer_corpus
 
 
@@ -24,7 +23,7 @@ def corpus_dividido():
 
 def medir_y_guardar(argumentos, archivo, columnas, medir, descripcion):
     """Ejecuta `medir()` (una lista de filas) y la escribe en `archivo` como CSV con `columnas`."""
-    opciones = argparse.ArgumentParser(description=descripcion)
+    opciones = Orden(descripcion)
     opciones.add_argument("--forzar", action="store_true", help=f"sobrescribe {archivo.relative_to(RAIZ)}")
     opciones = opciones.parse_args(argumentos)
     if archivo.exists() and not opciones.forzar:

@@ -9,12 +9,11 @@ entrenar, para que todas las cifras que imprime sean las mismas en cualquier ord
 avisa y no lo toca salvo con --forzar.
 """
 
-import argparse
 import sys
 
 import torch
 
-from herramientas.cuadernos import RAIZ
+from herramientas.cuadernos import RAIZ, Orden
 from herramientas.medidas import corpus_dividido
 from utilidades.gpt import MiniGPT, entrenar_gpt
 
@@ -37,7 +36,7 @@ def entrenar(pasos=PASOS, mostrar=True):
 
 
 def main(argumentos):
-    opciones = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    opciones = Orden(__doc__)
     opciones.add_argument("--forzar", action="store_true", help="sobrescribe el archivo de pesos")
     opciones = opciones.parse_args(argumentos)
     if ARCHIVO.exists() and not opciones.forzar:

@@ -370,7 +370,7 @@ def test_corregir_para_ante_una_opcion_que_no_conoce(tmp_path, monkeypatch):
     entrega = str(tmp_path / "entrega.ipynb")
     with pytest.raises(SystemExit, match="No conozco la opción «--notas»: esta orden las que admite son --csv"):
         corregir.main(["--notas", "notas.csv", entrega])
-    with pytest.raises(SystemExit, match="Falta el archivo de --csv"):
+    with pytest.raises(SystemExit, match="Falta el valor de --csv: escríbelo justo después, como --csv notas.csv"):
         corregir.main([entrega, "--csv"])
     with pytest.raises(SystemExit) as salida:
         corregir.main(["--ayuda"])
@@ -614,3 +614,21 @@ def test_publicar_con_cambios_pendientes_no_da_las_ordenes(monkeypatch, capsys):
     assert celdas.publicar([]) == 1
     salida = capsys.readouterr().out
     assert "Hay cambios sin commit" in salida and "README.md" in salida and "git tag" not in salida
+
+
+def test_todas_las_ordenes_hablan_castellano_al_equivocarse(capsys):
+    """Un solo analizador (argparse, con los mensajes del curso): una opción desconocida, un número mal escrito o un
+    valor que falta se explican en castellano en todas las órdenes, también en las que piden números."""
+    from herramientas import banco_gpt
+
+    with pytest.raises(SystemExit, match=r"--rondas espera un número entero, no «cinco»\. Añade --ayuda"):
+        banco_gpt.main(["--rondas", "cinco"])
+    with pytest.raises(SystemExit, match=r"Falta el valor de --pasos: escríbelo justo después, como --pasos"):
+        banco_gpt.main(["--pasos"])
+    with pytest.raises(SystemExit, match=r"No conozco la opción «--rapido»: esta orden las que admite son --rondas"):
+        banco_gpt.main(["--rapido"])
+    with pytest.raises(SystemExit) as salida:
+        banco_gpt.main(["--ayuda"])
+    assert salida.value.code == 0 and "Banco del mini-GPT" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="No conozco la opción «--rondas»"):
+        ejecutar.main(["--rondas", "3"])

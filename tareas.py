@@ -65,8 +65,8 @@ PERTURBACIONES = {
 # El plan de instalación: una lista de órdenes de pip que depende solo de la plataforma (se prueba sin instalar).
 
 
-def version_de_torch(requisitos=RAIZ / REQUISITOS):
-    """La versión de torch fijada en requirements.txt (p. ej. '2.13.0')."""
+def version_de_torch(requisitos=RAIZ / "requirements.in"):
+    """La versión de torch fijada en requirements.in (p. ej. '2.13.0'); requirements.txt fija lo demás, con hashes."""
     texto = pathlib.Path(requisitos).read_text(encoding="utf-8")
     return re.search(r"^torch==([^\s#]+)", texto, re.M).group(1)
 
@@ -102,7 +102,11 @@ def plan_de_instalacion(sistema=None, maquina=None, torch_pedido=None, desarroll
             True,  # si no responde, torch llega en el paso siguiente desde el índice por defecto
         ))
     archivo = REQUISITOS_DESARROLLO if desarrollo else REQUISITOS
-    pasos.append((f"las versiones fijadas de {archivo}", ["-r", archivo], False))
+    pasos.append((f"las versiones fijadas de {archivo}, con sus hashes", ["-r", archivo], False))
+    # torch va aparte (su hash cambia de un índice a otro): si el paso del índice de PyTorch lo instaló, pip no
+    # descarga nada; si no, lo toma del índice por defecto.
+    pasos.append((f"torch {version}" + (" (si el índice de PyTorch no respondió)" if variante else ""),
+                   [f"torch=={version}"], False))
     pasos.append(("el paquete del curso, utilidades (editable)", ["--no-deps", "-e", "."], False))
     return pasos
 
@@ -110,7 +114,7 @@ def plan_de_instalacion(sistema=None, maquina=None, torch_pedido=None, desarroll
 def _huella(desarrollo):
     """Huella de lo que define el entorno: si cambia, hay que reinstalar."""
     h = hashlib.sha256()
-    nombres = [REQUISITOS, "pyproject.toml"] + ([REQUISITOS_DESARROLLO] if desarrollo else [])
+    nombres = [REQUISITOS, "requirements.in", "pyproject.toml"] + ([REQUISITOS_DESARROLLO] if desarrollo else [])
     for nombre in nombres:
         h.update((RAIZ / nombre).read_bytes())
     h.update(os.environ.get(VARIABLE_TORCH, "").encode())

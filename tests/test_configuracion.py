@@ -97,7 +97,7 @@ def test_sin_las_piezas_internas_de_torch_coste_se_importa_y_explica(monkeypatch
     try:
         sin_piezas = importlib.reload(coste)
         assert sin_piezas.mejor_tiempo(lambda: None, repeticiones=1) >= 0
-        with pytest.raises(RuntimeError, match=r"no tiene las piezas internas.*requirements\.txt"):
+        with pytest.raises(RuntimeError, match=r"no tiene las piezas internas.*requirements\.in"):
             sin_piezas.memoria_pico(torch.ones, 3)
     finally:
         monkeypatch.undo()

@@ -1,5 +1,6 @@
-"""Las versiones fijadas: requirements.txt fija todo lo que pip instala en Linux, macOS y Windows (un solo archivo,
-con marcas de plataforma) y nada de CUDA; requirements-desarrollo.txt, lo de quien contribuye."""
+"""Las versiones fijadas: requirements.txt fija, con sus hashes, todo lo que pip instala en Linux, macOS y Windows (un
+solo archivo, con marcas de plataforma) salvo torch, que va en su propio paso (requirements.in dice su versión), y
+nada de CUDA; requirements-desarrollo.txt, lo de quien contribuye."""
 
 import importlib.metadata
 import re
@@ -21,12 +22,13 @@ SISTEMAS = {  # los entornos de packaging.markers de cada sistema, con Python 3.
 }
 
 
-def _lineas(nombre):
+def _lineas(nombre, con_hashes=False):
+    """Cada requisito de un archivo en una línea (las que siguen con «\\» unidas); sin sus hashes, salvo si se piden."""
     lineas = []
-    for linea in (RAIZ / nombre).read_text(encoding="utf-8").splitlines():
+    for linea in (RAIZ / nombre).read_text(encoding="utf-8").replace("\\\n", " ").splitlines():
         linea = linea.split("  #")[0].strip()
         if linea and not linea.startswith(("#", "-r ")):
-            lineas.append(linea)
+            lineas.append(linea if con_hashes else re.sub(r"\s+--hash=\S+", "", linea))
     return lineas
 
 
@@ -49,10 +51,19 @@ def _entorno(sistema, python="3.11"):
 
 def test_lo_que_pide_el_curso_esta_fijado():
     fijadas = _fijadas("requirements.txt")
-    pedidos = [canonicalize_name(linea) for linea in _lineas("requirements.in")]
-    assert pedidos, "requirements.in debe nombrar lo que usa el curso"
-    assert not [p for p in pedidos if p not in fijadas], "requirements.in pide algo que requirements.txt no fija"
-    assert fijadas["torch"][1] is None, "torch se instala en todos los sistemas"
+    pedidos = [canonicalize_name(re.split(r"[=<>]", linea)[0]) for linea in _lineas("requirements.in")]
+    assert pedidos and "torch" in pedidos, "requirements.in debe nombrar lo que usa el curso"
+    assert not [p for p in pedidos if p not in fijadas and p != "torch"], "requirements.in pide algo sin fijar"
+    assert "torch" not in fijadas, "torch va en su propio paso: el mismo torch tiene otro hash en cada índice"
+    assert re.search(r"^torch==\d+\.\d+\.\d+$", (RAIZ / "requirements.in").read_text(encoding="utf-8"), re.M)
+
+
+@pytest.mark.parametrize("archivo", ["requirements.txt", "requirements-desarrollo.txt"])
+def test_cada_paquete_lleva_sus_hashes(archivo):
+    """pip comprueba que cada archivo que baja es el fijado; con un solo requisito sin hash, pip no instalaría nada."""
+    sin = [linea.split(" ")[0] for linea in _lineas(archivo, con_hashes=True)
+           if not re.search(r"--hash=sha256:[0-9a-f]{64}", linea)]
+    assert not sin, f"{archivo}: sin hash: {sin}"
 
 
 @pytest.mark.parametrize("paquete,sistema", sorted(SOLO_EN.items()))
@@ -73,7 +84,8 @@ def test_nada_de_cuda():
 def test_en_linux_lo_fijado_se_basta_a_si_mismo():
     """Cada paquete que se instala en Linux tiene sus dependencias (las de este entorno) también fijadas, con la
     misma versión que aquí: nada se instala sin versión."""
-    fijadas = {**_fijadas("requirements.txt"), **_fijadas("requirements-desarrollo.txt")}
+    torch = re.search(r"^torch==(\S+)$", (RAIZ / "requirements.in").read_text(encoding="utf-8"), re.M).group(1)
+    fijadas = {**_fijadas("requirements.txt"), **_fijadas("requirements-desarrollo.txt"), "torch": (torch, None)}
     entorno = _entorno("linux")
     en_linux = {n for n, (_, marca) in fijadas.items() if marca is None or Marker(marca).evaluate(entorno)}
     sueltas = []

@@ -29,7 +29,7 @@ def _indice(paso):
 
 @pytest.mark.parametrize("maquina", ["x86_64", "aarch64"])
 def test_linux_instala_torch_solo_cpu_y_cae_rapido_al_indice_por_defecto(maquina):
-    torch, requisitos, paquete = _plan("Linux", maquina)
+    torch, requisitos, de_pypi, paquete = _plan("Linux", maquina)
     assert _indice(torch) == INDICE_CPU
     argumentos = torch[1]
     assert "torch==2.13.0" in argumentos and "--no-deps" in argumentos, "solo torch: el resto sale fijado de PyPI"
@@ -37,14 +37,15 @@ def test_linux_instala_torch_solo_cpu_y_cae_rapido_al_indice_por_defecto(maquina
     assert argumentos[argumentos.index("--retries") + 1] == "0", "sin reintentos largos si no responde"
     assert torch[2] is True, "si el índice de CPU no responde, la instalación sigue con el índice por defecto"
     assert requisitos[1] == ["-r", "requirements.txt"] and requisitos[2] is False
+    assert de_pypi[1] == ["torch==2.13.0"] and de_pypi[2] is False, "si el índice de CPU no respondió, torch de PyPI"
     assert paquete[1] == ["--no-deps", "-e", "."]
 
 
 @pytest.mark.parametrize("sistema,maquina", [("Darwin", "arm64"), ("Darwin", "x86_64"), ("Windows", "AMD64")])
 def test_macos_y_windows_usan_la_rueda_de_pypi(sistema, maquina):
     plan = _plan(sistema, maquina)
-    assert [_indice(p) for p in plan] == [None, None], "en macOS y Windows PyPI ya da la compilación sin CUDA"
-    assert plan[0][1] == ["-r", "requirements.txt"]
+    assert [_indice(p) for p in plan] == [None, None, None], "en macOS y Windows PyPI ya da la compilación sin CUDA"
+    assert [p[1] for p in plan] == [["-r", "requirements.txt"], ["torch==2.13.0"], ["--no-deps", "-e", "."]]
 
 
 def test_cuda_pedido_por_variable_de_entorno(monkeypatch):
@@ -71,11 +72,15 @@ def test_contribuir_instala_tambien_las_herramientas_de_desarrollo():
 
 def test_version_de_torch_sale_de_requirements():
     assert re.fullmatch(r"\d+\.\d+\.\d+", tareas.version_de_torch())
-    assert f"torch=={tareas.version_de_torch()}\n" in (RAIZ / "requirements.txt").read_text(encoding="utf-8")
+    assert f"torch=={tareas.version_de_torch()}\n" in (RAIZ / "requirements.in").read_text(encoding="utf-8")
+    assert not re.search(r"^torch==", (RAIZ / "requirements.txt").read_text(encoding="utf-8"), re.M), (
+        "torch se instala en su propio paso: su hash cambia de un índice a otro")
 
 
 def _requisitos(nombre):
-    lineas = [linea.split("#")[0].strip() for linea in (RAIZ / nombre).read_text(encoding="utf-8").splitlines()]
+    """Las líneas de requisitos de un archivo, cada una entera (las que siguen con «\\» unidas) y sin sus hashes."""
+    texto = (RAIZ / nombre).read_text(encoding="utf-8").replace("\\\n", " ")
+    lineas = [re.sub(r"\s+--hash=\S+", "", linea.split("#")[0]).strip() for linea in texto.splitlines()]
     return [linea for linea in lineas if linea]
 
 
@@ -92,8 +97,13 @@ def test_cada_version_fijada(archivo):
         assert fijada, f"{archivo}: «{linea}» sin fijar con =="
 
 
+def _del_estudiante():
+    """Lo que instala `abrir`: requirements.txt más torch, que tareas.py instala en su propio paso."""
+    return {_nombre(linea) for linea in _requisitos("requirements.txt")} | {"torch"}
+
+
 def test_el_estudiante_no_instala_las_herramientas_de_quien_contribuye():
-    estudiante = {_nombre(linea) for linea in _requisitos("requirements.txt")}
+    estudiante = _del_estudiante()
     desarrollo = [linea for linea in _requisitos("requirements-desarrollo.txt")]
     assert not estudiante & HERRAMIENTAS_DE_DESARROLLO
     assert desarrollo[0] == "-r requirements.txt", "el entorno de desarrollo incluye el del estudiante"
@@ -104,7 +114,7 @@ def test_el_estudiante_no_instala_las_herramientas_de_quien_contribuye():
 
 
 def test_lo_que_importa_el_curso_esta_en_los_requisitos_del_estudiante():
-    estudiante = {_nombre(linea) for linea in _requisitos("requirements.txt")}
+    estudiante = _del_estudiante()
     paquete_de = {"sklearn": "scikit-learn", "PIL": "pillow", "yaml": "pyyaml"}
     propios = {"utilidades", "herramientas", "casos_ejercicios", "tareas"}
     importados = set()
@@ -324,23 +334,24 @@ def test_instalacion_sigue_el_plan_y_guarda_el_sello(monkeypatch, tmp_path, caps
     monkeypatch.setattr(tareas, "_ejecutar", registro)
     entorno = _entorno_falso(tmp_path)
     tareas.preparar_entorno(desarrollo=False, entorno=entorno)
-    assert [o[o.index("install") + 1:][-1] for o in registro.ordenes] == ["torch==2.13.0", "requirements.txt", "."]
+    assert [o[o.index("install") + 1:][-1] for o in registro.ordenes] == ["torch==2.13.0", "requirements.txt",
+                                                                          "torch==2.13.0", "."]
     sello = json.loads((entorno / "instalado.json").read_text())
     assert set(sello) == {"estudiante", "torch"} and sello["torch"] == "cpu"
     assert re.search(r"Entorno listo en \d+\.\d min; \.venv ocupa \d+\.\d\d GB", capsys.readouterr().out)
     tareas.preparar_entorno(desarrollo=False, entorno=entorno)
-    assert len(registro.ordenes) == 3, "con el sello al día no se reinstala nada"
+    assert len(registro.ordenes) == 4, "con el sello al día no se reinstala nada"
     tareas.preparar_entorno(desarrollo=True, entorno=entorno)
-    assert registro.ordenes[-2][-1] == "requirements-desarrollo.txt", "las pruebas instalan lo que les falta"
+    assert registro.ordenes[-3][-1] == "requirements-desarrollo.txt", "las pruebas instalan lo que les falta"
 
 
 def test_indice_de_pytorch_caido_no_detiene_la_instalacion(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(tareas.platform, "system", lambda: "Linux")
     monkeypatch.setenv(tareas.VARIABLE_TORCH, "")
-    registro = _Registro(codigos=[1, 0, 0])  # el índice de CPU no responde
+    registro = _Registro(codigos=[1, 0, 0, 0])  # el índice de CPU no responde
     monkeypatch.setattr(tareas, "_ejecutar", registro)
     tareas.preparar_entorno(entorno=_entorno_falso(tmp_path))
-    assert len(registro.ordenes) == 3
+    assert len(registro.ordenes) == 4 and registro.ordenes[2][-1] == "torch==2.13.0", "torch llega de PyPI"
     assert "sigo con el índice por defecto" in capsys.readouterr().out
 
 
@@ -354,7 +365,7 @@ def test_cambiar_a_cuda_quita_antes_el_torch_de_cpu(monkeypatch, tmp_path):
     assert not any("uninstall" in o for o in registro.ordenes)
     monkeypatch.setenv(tareas.VARIABLE_TORCH, "cuda")
     tareas.preparar_entorno(entorno=entorno)
-    assert registro.ordenes[3][-4:] == ["uninstall", "--yes", "--quiet", "torch"]
+    assert registro.ordenes[4][-4:] == ["uninstall", "--yes", "--quiet", "torch"]
     assert json.loads((entorno / "instalado.json").read_text())["torch"] == "cuda"
 
 

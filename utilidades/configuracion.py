@@ -28,7 +28,7 @@ def comprobar_torch(version=None):
         minimo = ".".join(map(str, TORCH_MINIMO))
         raise RuntimeError(
             f"Este curso necesita PyTorch {minimo} o más nuevo, y aquí hay la {version}. En tu ordenador, abre el "
-            f"curso con `python3 tareas.py abrir`, que instala la versión fijada en requirements.txt; en Colab, "
+            f"curso con `python3 tareas.py abrir`, que instala la versión fijada en requirements.in; en Colab, "
             f"actualízalo con `!pip install -U torch` y reinicia la sesión.")
 
 

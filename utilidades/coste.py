@@ -65,8 +65,8 @@ def memoria_pico(funcion, *argumentos):
     if _SIN_CONTADOR is not None:
         raise RuntimeError(
             f"Esta versión de PyTorch ({torch.__version__}) no tiene las piezas internas con las que el curso cuenta "
-            f"la memoria ({_SIN_CONTADOR}). Usa la versión de requirements.txt (`python3 tareas.py abrir` la "
-            f"instala); el resto de la lección funciona igual.")
+            f"la memoria ({_SIN_CONTADOR}). Usa la versión que fija el curso en requirements.in "
+            f"(`python3 tareas.py abrir` la instala); el resto de la lección funciona igual.")
     with torch.no_grad(), _ContadorDeMemoria() as contador:
         resultado = funcion(*argumentos)
     del resultado

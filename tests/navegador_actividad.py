@@ -170,7 +170,7 @@ def estudiante_en_la_actividad(pagina, actividad, capturas, prefijo=""):
     actividad.scroll_into_view_if_needed(timeout=PLAZO_ACCION)
     inicial = estado(CONSULTAS_INICIALES, CLAVES_INICIALES, 6)
     visto = yo.esperar(lambda v: v["porcentajes"] == inicial["porcentajes"], "el estado inicial")
-    assert visto["frase"] == "«banco» mira sobre todo a «plata» (61 %) y después a sí misma (28 %)"
+    assert visto["frase"] == "La palabra «banco» mira sobre todo a «plata» (61 %) y después a sí misma (28 %)"
     assert visto["porcentajes"][3] == 61 and visto["porcentajes"][6] == 28 and _suma(visto) == 100
     assert visto["vivo"] == "polite", "El resumen debe anunciarse (aria-live) al cambiar."
     assert visto["coordenadas"] == "consulta de «banco»: (1.0, 1.7)"

@@ -29,7 +29,7 @@ def test_estado_inicial_banco_mira_a_plata_61_y_a_si_misma_28():
     assert datos["porcentajes"][PLATA] == 61
     assert datos["porcentajes"][BANCO] == 28
     assert round(100 * datos["pesos"][PLATA]) == 61 and round(100 * datos["pesos"][BANCO]) == 28
-    assert datos["resumen"] == '«banco» mira sobre todo a «plata» (61 %) y después a sí misma (28 %)'
+    assert datos["resumen"] == 'La palabra «banco» mira sobre todo a «plata» (61 %) y después a sí misma (28 %)'
 
 
 def test_pesos_son_el_softmax_de_q_por_k_entre_raiz_de_2_por_T():
@@ -88,10 +88,10 @@ def test_casos_extremos_sin_nan_y_suman_100(caso):
     assert sum(datos["porcentajes"]) == 100
     assert all(p >= 0 for p in datos["porcentajes"])
     if caso == "origen":
-        assert datos["resumen"] == '«banco» reparte su atención casi por igual entre las 7 palabras que ve'
+        assert datos["resumen"] == 'La palabra «banco» reparte su atención casi por igual entre las 7 palabras que ve'
     if caso == "causal en la primera":
         assert datos["porcentajes"] == [100, 0, 0, 0, 0, 0, 0]
-        assert datos["resumen"] == '«Ana» solo puede mirar a sí misma (100 %)'
+        assert datos["resumen"] == 'La palabra «Ana» solo puede mirar a sí misma (100 %)'
 
 
 def test_porcentajes_suman_100_aunque_redondear_uno_a_uno_no():
@@ -108,8 +108,13 @@ def test_porcentajes_suman_100_aunque_redondear_uno_a_uno_no():
 
 def test_resumen_casos():
     assert resumen(PALABRAS, [0.1, 0.7, 0.2, 0, 0, 0, 0], 2) == \
-        '«la» mira sobre todo a «guardó» (70 %) y después a sí misma (20 %)'
-    assert resumen(PALABRAS, [0.999, 0.001, 0, 0, 0, 0, 0], 1) == '«guardó» mira casi solo a «Ana» (100 %)'
+        'La palabra «la» mira sobre todo a «guardó» (70 %) y después a sí misma (20 %)'
+    assert resumen(PALABRAS, [0.999, 0.001, 0, 0, 0, 0, 0], 1) == 'La palabra «guardó» mira casi solo a «Ana» (100 %)'
+    # «a sí misma» concuerda con «la palabra», también cuando la palabra es masculina («banco», «el», «cansado»).
+    for elegida in range(len(PALABRAS)):
+        frase = estado(CONSULTAS_INICIALES, CLAVES_INICIALES, elegida)["resumen"]
+        assert frase.startswith(f"La palabra «{PALABRAS[elegida]}» "), frase
+    assert "sí misma" in estado(CONSULTAS_INICIALES, CLAVES_INICIALES, BANCO)["resumen"]
 
 
 @pytest.mark.parametrize("argumentos,mensaje", [
@@ -242,6 +247,35 @@ def test_el_acierto_de_01_4_dice_cuanto_habia_que_alargar_la_clave_como_poco():
     for factor, llega in ((1.672, True), (1.671, False)):
         claves[PLATA] = [factor * x for x in CLAVES_INICIALES[PLATA]]
         assert (pesos_de_la_palabra(CONSULTAS_INICIALES, claves, BANCO)[PLATA] >= 0.9) == llega, factor
+
+
+def test_los_porcentajes_de_los_mensajes_son_los_de_las_barras():
+    """La lección promete que los porcentajes impresos dicen lo mismo que las barras (resto mayor, suman 100): también
+    los de las pistas y los aciertos de 01.1 y 01.4. Con la clave el doble de larga, 95.48 % se lee 96 en la barra
+    (y en la pregunta 5), no 95."""
+    import re
+
+    from utilidades.ejercicios import evaluar
+
+    def barra(clave):
+        claves = [list(k) for k in CLAVES_INICIALES]
+        claves[PLATA] = list(clave)
+        return porcentajes_redondeados(pesos_de_la_palabra(CONSULTAS_INICIALES, claves, BANCO))[PLATA]
+
+    assert barra([2.6, 2.8]) == 96 and round(100 * pesos_de_la_palabra(
+        CONSULTAS_INICIALES, [list(k) if i != PLATA else [2.6, 2.8] for i, k in enumerate(CLAVES_INICIALES)],
+        BANCO)[PLATA]) == 95  # el caso en que los dos redondeos no coinciden
+    claves = [[2.6, 2.8], [2.24, 2.41], [2.9, 2.0], [-3.0, -3.0], [3.0, 3.0], [2.0, 2.6]]
+    claves += [[x / 2, y / 2] for x in range(-6, 7) for y in range(-6, 7)]
+    vistos = 0
+    for clave in claves:
+        mensaje = evaluar("01.4", clave).mensaje
+        for numero in re.findall(r"le da (?:ahora |solo )?el (\d+) % a «plata»", mensaje):
+            assert int(numero) == barra(clave), (clave, mensaje)
+            vistos += 1
+    assert vistos >= 5
+    con = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, 4, causal=True)
+    assert f"el {porcentajes_redondeados(con)[PLATA]} % a «plata»" in evaluar("01.1", "plata").mensaje
 
 
 def test_sin_anywidget_la_actividad_lo_dice_y_se_muestra_quieta(monkeypatch, capsys):
@@ -452,7 +486,7 @@ def test_un_empate_se_deshace_por_el_orden_de_la_frase():
     claves[2], claves[BANCO] = [-2.0, -2.8], [-3.0, -2.1]
     datos = estado(consultas, claves, 4)
     assert datos["pesos"][BANCO] > datos["pesos"][2]  # el último decimal (por eso hace falta la tolerancia)
-    assert datos["resumen"] == "«en» mira sobre todo a «la» (50 %) y después a «banco» (50 %)"
+    assert datos["resumen"] == "La palabra «en» mira sobre todo a «la» (50 %) y después a «banco» (50 %)"
 
 
 def test_la_pagina_calcula_los_mismos_numeros_que_python(pagina):
@@ -635,6 +669,21 @@ def test_ningun_nombre_del_plano_pisa_nada(pagina, nombre, elegida, clave_de_pla
     assert not choques, f"En el estado «{nombre}»: " + "; ".join(choques)
 
 
+def test_el_rotulo_del_plano_explica_el_punto_rojo(pagina):
+    """En la página, el punto de la clave de la palabra elegida va en rojo, como la flecha: el rótulo de la esquina
+    lo dice (si no, parece una segunda consulta)."""
+    for elegida in (BANCO, EL):
+        pagina.pagina.evaluate("(elegida) => window.modelo.set('elegida', elegida)", elegida)
+        pagina.esperar(lambda v, j=elegida: v["elegida"] == j, f"«{PALABRAS[elegida]}» elegida")
+        visto = pagina.pagina.evaluate("""() => ({
+          rotulo: document.querySelector('.aqm-etiqueta-consulta').textContent,
+          rojos: Array.from(document.querySelectorAll('.aqm-clave')).filter((g) =>
+            g.querySelector('.aqm-punto').getAttribute('fill') === '#d1495b').map((g) => Number(g.dataset.indice)),
+        })""")
+        assert visto["rojos"] == [elegida], visto
+        assert f"consulta de «{PALABRAS[elegida]}»" in visto["rotulo"] and "punto rojo" in visto["rotulo"], visto
+
+
 # --- La figura quieta (lección 01, «El estado inicial, dibujado») ------------------------------------------------
 
 
@@ -646,7 +695,7 @@ def test_figura_explica_el_tamano_de_los_puntos_y_ningun_nombre_pisa_nada(elegid
     import matplotlib.pyplot as plt
 
     from utilidades.actividades import TAMANO_PUNTO, dibujar_estado
-    from utilidades.graficos import aplicar_estilo
+    from utilidades.graficos import ACENTO, aplicar_estilo
 
     aplicar_estilo()
     fig = dibujar_estado(elegida=elegida, causal=causal)
@@ -670,6 +719,16 @@ def test_figura_explica_el_tamano_de_los_puntos_y_ningun_nombre_pisa_nada(elegid
     for a in range(7):
         for b in range(a + 1, 7):
             assert not cajas[a].overlaps(cajas[b]), (nombres[a].get_text(), nombres[b].get_text())
+    # El punto rojo (la clave de la palabra elegida, del color de la flecha) se explica en el rótulo de la esquina.
+    rojos = [j for j, puntos in enumerate(plano.collections[:7]) if tuple(puntos.get_facecolor()[0][:3])
+             == matplotlib.colors.to_rgb(ACENTO)]
+    assert rojos == [elegida]
+    rotulos = [t.get_text() for t in plano.texts if t.get_text() not in PALABRAS]
+    assert any("punto rojo" in t and "clave" in t for t in rotulos), rotulos
+    # El eje de las barras, en porcentajes como los números de encima (no un «peso» de 0 a 1).
+    barras = fig.axes[2]
+    marcas = [t.get_text() for t in barras.get_yticklabels()]
+    assert marcas and all(m.endswith(" %") for m in marcas) and "100 %" in marcas, marcas
     for puntos in plano.collections[:7]:  # los siete puntos de las claves, en el orden de la frase
         (cx, cy), = plano.transData.transform(puntos.get_offsets())
         for caja, texto in zip(cajas, nombres):

@@ -291,6 +291,8 @@ def test_el_detector_encuentra_las_formas():
     assert variantes_en("prosa", "Embeber un índice", variantes)
     assert variantes_en("prosa", "fichas de relleno", variantes) and variantes_en("prosa", "la computadora", variantes)
     assert variantes_en("prosa", "un *decoder* causal", variantes)
+    assert variantes_en("texto", "frases de distinto largo", variantes)
+    assert variantes_en("prosa", "dos frases de distintos largos", variantes)
     assert not variantes_en("prosa", "el decodificador (*decoder*)", variantes)
     assert not variantes_en("prosa", "(*encoder-decoder*)", variantes)
     assert not variantes_en("nombre", "TransformerEncoderLayer", variantes)

@@ -80,7 +80,7 @@ function porcentajesRedondeados(pesos) {
 function frase(palabras, pesos, porcentajes, elegida) {
   const visibles = pesos.map((_, i) => i).filter((i) => pesos[i] > 0);
   const nombre = (i) => (i === elegida ? "sí misma" : `«${palabras[i]}»`);
-  const quien = `«${palabras[elegida]}»`;
+  const quien = `La palabra «${palabras[elegida]}»`; // «a sí misma» concuerda con «la palabra»
   if (visibles.length === 1) return `${quien} solo puede mirar a ${nombre(visibles[0])} (${porcentajes[visibles[0]]} %)`;
   const valores = visibles.map((i) => pesos[i]);
   if (Math.max(...valores) - Math.min(...valores) < 0.01) {
@@ -304,10 +304,16 @@ function dibujarPlano(d, vista, geo, estado) {
   const punta = (a, r) => `${qx - r * Math.cos(angulo + a)},${qy - r * Math.sin(angulo + a)}`;
   crear("polygon", { points: `${qx},${qy} ${punta(0.4, 16)} ${punta(-0.4, 16)}`, fill: ACENTO }, flecha);
   crear("circle", { cx: qx, cy: qy, r: 12, class: "aqm-asa aqm-punta-consulta" }, flecha);
-  // El nombre de la flecha va fijo en una esquina del plano: así nunca tapa las etiquetas de las claves.
-  const nombreFlecha = crear("text", { x: 8, y: LADO - 10, class: "aqm-etiqueta aqm-etiqueta-consulta" }, flecha);
-  nombreFlecha.textContent = `flecha: consulta de «${palabras[elegida]}»`;
-  colocarEtiquetas(etiquetas, [ox, oy, qx, qy], cajaDeTexto(nombreFlecha, 8, LADO - 10, "start", 10.5));
+  // El nombre de la flecha va fijo en una esquina del plano: así nunca tapa las etiquetas de las claves. La segunda
+  // línea dice qué es el punto rojo (la clave de la misma palabra), para que nadie lo tome por otra consulta.
+  const nombreFlecha = crear("text", { class: "aqm-etiqueta aqm-etiqueta-consulta" }, flecha);
+  const lineas = [[`flecha: consulta de «${palabras[elegida]}»`, LADO - 30], ["punto rojo: su clave", LADO - 10]];
+  const cajasRotulo = lineas.map(([texto, y]) => {
+    const linea = crear("tspan", { x: 8, y }, nombreFlecha);
+    linea.textContent = texto;
+    return cajaDeTexto(linea, 8, y, "start", 10.5);
+  });
+  colocarEtiquetas(etiquetas, [ox, oy, qx, qy], cajasRotulo);
   if (enfocada) { // el foco sigue en el mismo vector aunque el plano se haya redibujado
     const nodo = vista.svgPlano.querySelector(`[data-asa="${enfocada}"]`);
     if (nodo) nodo.focus({ preventScroll: true });
@@ -328,14 +334,14 @@ function cajaDeTexto(nodo, x, y, ancla, porLetra = 9.6) {
 
 const pisa = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 
-function colocarEtiquetas(etiquetas, [ox, oy, qx, qy], cajaFlecha) {
+function colocarEtiquetas(etiquetas, [ox, oy, qx, qy], cajasRotulo) {
   // Como la figura de matplotlib: cada nombre prueba ocho sitios alrededor de su punto (primero hacia fuera del
   // centro) y se queda con el primero que no pisa el borde del plano (ni la leyenda de encima), otro nombre, otro
   // punto, los ejes, la flecha ni su rótulo; si ninguno está libre, con el que menos pisa.
   const direcciones = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [Math.cos(i * Math.PI / 4), Math.sin(i * Math.PI / 4)]);
   const puntos = etiquetas.map((e) => [e.px - e.r, e.py - e.r, e.px + e.r, e.py + e.r]);
   const flecha = Array.from({ length: 24 }, (_, i) => [ox + (qx - ox) * (i + 1) / 24, oy + (qy - oy) * (i + 1) / 24]);
-  const ocupadas = [cajaFlecha];
+  const ocupadas = cajasRotulo.slice();
   etiquetas.forEach((e, j) => {
     const fuera = Math.atan2(e.py - oy, e.px - ox);
     const orden = direcciones.slice().sort((a, b) =>

@@ -15,7 +15,7 @@ import numpy as np
 
 PALABRAS = ("Ana", "guardó", "la", "plata", "en", "el", "banco")
 
-# Vectores 2-D de juguete elegidos a mano: con T = 1, «banco» mira a «plata» (61 %) y a sí misma (28 %).
+# Vectores 2-D de juguete elegidos a mano: con T = 1, la palabra «banco» mira a «plata» (61 %) y a sí misma (28 %).
 CONSULTAS_INICIALES = (
     (0.8, -2.0),  # Ana
     (-2.0, 1.0),  # guardó
@@ -115,7 +115,8 @@ def porcentajes_redondeados(pesos):
 
 
 def resumen(palabras, pesos, elegida):
-    """Una frase que cuenta a quién mira la palabra `elegida`, con los porcentajes de las barras."""
+    """Una frase que cuenta a quién mira la palabra `elegida`, con los porcentajes de las barras. Empieza por «La
+    palabra»: así «a sí misma» concuerda con ella, sea cual sea el género de la palabra («banco», «el», «Ana»)."""
     pesos = np.asarray(pesos, dtype=np.float64)
     porcentajes = porcentajes_redondeados(pesos)
     visibles = [i for i in range(len(pesos)) if pesos[i] > 0]
@@ -123,7 +124,7 @@ def resumen(palabras, pesos, elegida):
     def nombre(i):
         return "sí misma" if i == elegida else f"«{palabras[i]}»"
 
-    quien = f"«{palabras[elegida]}»"
+    quien = f"La palabra «{palabras[elegida]}»"
     if len(visibles) == 1:
         return f"{quien} solo puede mirar a {nombre(visibles[0])} ({porcentajes[visibles[0]]} %)"
     if pesos[visibles].max() - pesos[visibles].min() < 0.01:
@@ -223,7 +224,7 @@ if anywidget is not None:
 
         def __repr__(self):
             return (f"Actividad interactiva «¿A quién mira cada palabra?»: ejecuta la celda para usarla. "
-                    f"Al empezar: {self.frase}.")
+                    f"Al empezar, {self.frase[:1].lower() + self.frase[1:]}.")
 
 
 # --- Dibujo estático (matplotlib) --------------------------------------------------------------------
@@ -293,6 +294,7 @@ def dibujar_estado(consultas=CONSULTAS_INICIALES, claves=CLAVES_INICIALES, elegi
     import matplotlib.pyplot as plt
     from matplotlib.patches import PathPatch
     from matplotlib.path import Path
+    from matplotlib.ticker import FuncFormatter
 
     from utilidades.graficos import ACENTO, GRIS, TINTA, ajustar_a_proyector, barras_de_pesos
 
@@ -331,7 +333,7 @@ def dibujar_estado(consultas=CONSULTAS_INICIALES, claves=CLAVES_INICIALES, elegi
     ax_frase.set_xlim(-0.6, len(palabras) - 0.4)
     ax_frase.set_ylim(-0.35, 2.35)
     ax_frase.axis("off")
-    ax_frase.set_title(datos["resumen"], fontsize=15)
+    ax_frase.set_title(datos["resumen"], fontsize=14)
 
     # 2. El plano: la consulta de la palabra elegida como flecha y todas las claves como puntos, de área
     #    TAMANO_PUNTO(p): más grandes cuanto más peso reciben (la leyenda de debajo da la escala).
@@ -345,8 +347,11 @@ def dibujar_estado(consultas=CONSULTAS_INICIALES, claves=CLAVES_INICIALES, elegi
     ax_plano.annotate("", xy=Q[elegida], xytext=(0, 0),
                       arrowprops={"arrowstyle": "-|>", "color": ACENTO, "lw": 3, "mutation_scale": 20})
     # El nombre de la flecha va en una esquina, lejos de las claves, para no tapar ninguna etiqueta.
-    esquina = ax_plano.text(0.03, 0.97, f"flecha: consulta de «{palabras[elegida]}»", transform=ax_plano.transAxes,
-                            ha="left", va="top", color=ACENTO, fontsize=12, fontweight="bold")
+    # El punto de su clave va en el mismo rojo que la palabra elegida: el rótulo lo dice, para que nadie lo tome por
+    # una segunda consulta.
+    esquina = ax_plano.text(0.03, 0.97, f"flecha: consulta de «{palabras[elegida]}»\npunto rojo: su clave",
+                            transform=ax_plano.transAxes, ha="left", va="top", color=ACENTO, fontsize=12,
+                            fontweight="bold")
     # Cada nombre se coloca al dibujar (con la letra ya definitiva) donde no pise otro nombre, un punto, el cruce
     # de los ejes ni la flecha.
     ax_plano._ajustes_al_dibujar = [lambda ax, renderer: _colocar_etiquetas(
@@ -364,6 +369,10 @@ def dibujar_estado(consultas=CONSULTAS_INICIALES, claves=CLAVES_INICIALES, elegi
     barras_de_pesos(np.asarray(datos["porcentajes"]) / 100, list(palabras), ax=ax_barras,
                     titulo=f"pesos de «{palabras[elegida]}» (T = {temperatura:g})")
     ax_barras.tick_params(axis="x", rotation=30)
+    # El eje, en porcentajes como los números de encima de las barras (0 %, 20 %, …, 100 %).
+    ax_barras.set_yticks(np.linspace(0, 1, 6))
+    ax_barras.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:.0f} %"))
+    ax_barras.set_ylabel("")  # las marcas ya dicen la unidad, y el título qué se mide
     return fig
 
 

@@ -14,6 +14,7 @@ TINTA = "#1d2b4f"  # azul tinta: pesos altos, texto
 ACENTO = "#d1495b"  # rojo: lo que queremos señalar
 SECUNDARIO = "#0072b2"  # azul: la segunda serie
 GRIS = "#5f6b7a"
+FONDO_OCULTO = "#eedfb8"  # arena, fuera de la escala azul: celdas ocultas con mapa_de_calor(..., relleno_oculto=)
 COLORES = [TINTA, ACENTO, SECUNDARIO, "#a35c00", "#6a4c93", GRIS]
 # Cada serie lleva además su propio trazo: las curvas se distinguen sin color (en gris o con daltonismo).
 TRAZOS = ["-", "--", "-.", ":", (0, (5, 1.5, 1, 1.5, 1, 1.5)), (0, (8, 2))]
@@ -450,10 +451,13 @@ def mapa_de_calor(
     mapa=None,
     etiqueta_barra=None,
     girar=None,
+    relleno_oculto=None,
 ):
     """Dibuja una tabla (L_filas, L_columnas) con palabras en los ejes; devuelve (fig, ax).
 
     `oculto` (bool, misma forma) deja en blanco y con un trazo gris las celdas prohibidas por una máscara;
+    `relleno_oculto` (un color, como FONDO_OCULTO) las pinta de ese color en lugar de blanco, para que no se
+    confundan con un peso casi 0, que también sale casi blanco;
     `valores=True` escribe cada número en su celda, si al dibujarse las celdas son lo bastante anchas para ellos
     (en una tabla grande no se escriben: se pisarían). Al dibujarse también se dejan solo las marcas de los ejes que
     no se pisan (una de cada k, el mismo k en todo el eje). `etiqueta_barra` nombra lo que mide la barra de color.
@@ -481,6 +485,8 @@ def mapa_de_calor(
     else:
         fig = ax.figure
     mapa = mapa or MAPA_PESOS
+    if oculto is not None and relleno_oculto is not None:
+        mapa = plt.get_cmap(mapa).with_extremes(bad=relleno_oculto)  # las celdas ocultas son NaN: color «bad»
     imagen = ax.imshow(datos, cmap=mapa, vmin=vmin, vmax=vmax, aspect="auto")
     if oculto is not None:
         # Un trazo diagonal marca las celdas ocultas, para distinguirlas de un peso 0 (todos en un solo dibujo).

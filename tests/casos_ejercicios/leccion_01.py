@@ -46,6 +46,20 @@ def _solo_pesos(consulta, claves, valores, temperatura):
     return torch.softmax(claves @ consulta / (math.sqrt(len(consulta)) * temperatura), dim=0)
 
 
+def _con_los_pesos(consulta, claves, valores, temperatura):
+    """Devuelve la media y, además, los pesos (la sección 3 calcula las dos cosas)."""
+    pesos = torch.softmax(claves @ consulta / (math.sqrt(len(consulta)) * temperatura), dim=0)
+    return pesos @ valores, pesos
+
+
+def _raiz_de_n(consulta, claves, valores, temperatura):
+    return torch.softmax(claves @ consulta / (math.sqrt(claves.shape[0]) * temperatura), dim=0) @ valores
+
+
+def _raiz_de_d_v(consulta, claves, valores, temperatura):
+    return torch.softmax(claves @ consulta / (math.sqrt(valores.shape[-1]) * temperatura), dim=0) @ valores
+
+
 def _sin_softmax(consulta, claves, valores, temperatura):
     return (claves @ consulta / (math.sqrt(len(consulta)) * temperatura)) @ valores
 
@@ -73,6 +87,8 @@ CASOS = {
                  Error(_multiplica_T, "multiplicado por la temperatura"), Error(_raiz_de_2, "aquí d = 9"),
                  Error(_d_por_T, "con su raíz"), Error(_media_simple, "media simple"),
                  Error(_solo_pesos, "son los pesos"), Error(_sin_softmax, "puntajes en crudo"),
+                 Error(_con_los_pesos, "devuelve 2 cosas a la vez"), Error(_raiz_de_n, "número de claves"),
+                 Error(_raiz_de_d_v, "componentes de los valores"),
                  Error(_busqueda_blanda(torch.zeros(2), torch.zeros(3, 2), torch.zeros(3, 2), 1.0), "sin paréntesis")],
     ),
     "01.3": Caso(
@@ -96,11 +112,12 @@ CASOS = {
         desviadas=[[2.24 * 0.7, 2.41 * 0.7], [2.24 * 1.3, 2.41 * 1.3]],
         errores=[Error([5.0, 5.0], "caber en el plano"), Error([1.3, 1.4], "clave inicial"),
                  Error([-1.0, 1.0], "hace falta al menos 90"), Error(3.0, "dos números"),
-                 Error([2.6, 2.8], "más de lo necesario"), Error([-3.0, -3.0], "no puede medir más de"),
+                 Error([2.6, 2.8], "le da el 96 % a «plata», pero tu clave mide 3.82"),  # 95.48: la barra dice 96
+                 Error([-3.0, -3.0], "no puede medir más de"), Error([0.0, 0.0], "en el origen"),
                  Error([2.9, 2.0], "acércala también a la dirección"),
                  Error([1.3 * 1.6, 1.4 * 1.6], "alárgala")],
         adivinanzas=[
-            Adivinanza([2.6, 2.8], "la clave el doble de larga: la pregunta 5 enseña que «banco» le da el 95 %"),
+            Adivinanza([2.6, 2.8], "la clave el doble de larga: la pregunta 5 enseña que «banco» le da el 96 %"),
             Adivinanza([3.0, 3.0], "la esquina del plano hacia la consulta: alargar sin medir"),
             Adivinanza([-3.0, 3.0], "otra esquina del plano"), Adivinanza([3.0, -3.0], "otra esquina del plano"),
             Adivinanza([-3.0, -3.0], "otra esquina del plano"),

@@ -1,92 +1,90 @@
 """Casos de la lección 02 para la prueba por tabla de los ejercicios."""
 
 import math
-import warnings
 
 import torch
 
 from casos_ejercicios import Adivinanza, Caso, Error
 
 
-def _escala(Q):
-    return math.sqrt(Q.shape[-1])
+def _normalizar(tabla, dim=-1):
+    return tabla / tabla.sum(dim=dim, keepdim=True)
 
 
-def _pesos(Q, K, T):
-    return torch.softmax(Q @ K.transpose(-2, -1) / (_escala(Q) * T), dim=-1)
+def _con_temperatura(pesos, T):
+    """Elevar los pesos de T = 1 a 1/T y volver a normalizar cada fila."""
+    return _normalizar(pesos ** (1 / T))
 
 
-def _potencia_renormalizada(Q, K, T):
-    """Correcta por otro camino: elevar los pesos sin temperatura a 1/T y volver a normalizar cada fila."""
-    p = torch.softmax(Q @ K.transpose(-2, -1) / _escala(Q), dim=-1) ** (1 / T)
-    return p / p.sum(dim=-1, keepdim=True)
+def _con_logaritmos(pesos, T):
+    """Correcta por otro camino: el logaritmo de los pesos son los puntajes menos una constante por fila."""
+    return torch.softmax(torch.log(pesos) / T, dim=-1)
 
 
-def _pesos_sin_T(Q, K, T):
-    return torch.softmax(Q @ K.transpose(-2, -1) / _escala(Q), dim=-1)
+def _en_float32(pesos, T):
+    """La respuesta correcta calculada en float32 (el tipo por defecto de PyTorch): debe aceptarse."""
+    return _normalizar(pesos.float() ** (1 / T))
 
 
-def _por_T(Q, K, T):
-    return torch.softmax(Q @ K.transpose(-2, -1) * T / _escala(Q), dim=-1)
+def _sin_cambio(pesos, T):
+    return pesos
 
 
-def _T_tras_softmax(Q, K, T):
-    return torch.softmax(Q @ K.transpose(-2, -1) / _escala(Q), dim=-1) / T
+def _sin_normalizar(pesos, T):
+    return pesos ** (1 / T)
 
 
-def _con_K_T(Q, K, T):
-    with warnings.catch_warnings():  # PyTorch avisa de que .T con lotes dejará de funcionar: es el error que se imita
-        warnings.simplefilter("ignore", UserWarning)
-        return torch.softmax(Q @ K.T / (_escala(Q) * T), dim=-1)
+def _pesos_entre_T(pesos, T):
+    return pesos / T
 
 
-def _solo_T(Q, K, T):
-    return torch.softmax(Q @ K.transpose(-2, -1) / T, dim=-1)
+def _softmax_de_los_pesos(pesos, T):
+    return torch.softmax(pesos / T, dim=-1)
 
 
-def _sin_escala(Q, K, T):
-    return torch.softmax(Q @ K.transpose(-2, -1), dim=-1)
+def _por_columnas(pesos, T):
+    return _normalizar(pesos ** (1 / T), dim=-2)
 
 
-def _entre_d(Q, K, T):
-    return torch.softmax(Q @ K.transpose(-2, -1) / (Q.shape[-1] * T), dim=-1)
+def _sin_keepdim(pesos, T):
+    elevados = pesos ** (1 / T)
+    return elevados / elevados.sum(dim=-1)
 
 
-def _entre_raiz_de_L(Q, K, T):
-    return torch.softmax(Q @ K.transpose(-2, -1) / (math.sqrt(Q.shape[-2]) * T), dim=-1)
+def _toda_la_tabla(pesos, T):
+    elevados = pesos ** (1 / T)
+    return elevados / elevados.sum()
 
 
-def _por_columnas(Q, K, T):
-    return torch.softmax(Q @ K.transpose(-2, -1) / (_escala(Q) * T), dim=-2)
+def _exponente_T(pesos, T):
+    return _normalizar(pesos ** T)
 
 
-def _al_reves(Q, K, T):
-    return torch.softmax(K @ Q.transpose(-2, -1) / (_escala(Q) * T), dim=-1)
+def _una_fila_que_no_suma_1(pesos, T):
+    salida = _con_temperatura(pesos, T).clone()
+    salida[..., 0] += 0.1
+    return salida
 
 
-def _T_en_la_raiz(Q, K, T):
-    return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1] * T), dim=-1)
+def _otra_temperatura(pesos, T):
+    return _normalizar(pesos ** (1 / (2 * T)))
 
 
-def _T_al_cuadrado(Q, K, T):
-    return torch.softmax(Q @ K.transpose(-2, -1) / (_escala(Q) * T ** 2), dim=-1)
+def _solo_la_primera_fila(pesos, T):
+    """Solo la fila de la primera consulta (..., L): por difusión, suma 1 y se compara con todas las filas."""
+    return _con_temperatura(pesos, T)[..., 0, :]
 
 
-def _raiz_mas_T(Q, K, T):
-    return torch.softmax(Q @ K.transpose(-2, -1) / (_escala(Q) + T), dim=-1)
+def _sin_return(pesos, T):
+    _con_temperatura(pesos, T)
 
 
-def _sin_return(Q, K, T):
-    torch.softmax(Q @ K.transpose(-2, -1) / (_escala(Q) * T), dim=-1)
+def _con_Q_y_K(Q, K, T):
+    """La función del enunciado anterior (con Q y K): ahora recibe pesos y T."""
+    return torch.softmax(Q @ K.transpose(-2, -1) / (math.sqrt(Q.shape[-1]) * T), dim=-1)
 
 
 _ANA = [0.5761, 0.1411, 0.2828]
-
-def _pesos_en_float32(Q, K, T):
-    """La fórmula correcta calculada en float32 (el tipo por defecto de PyTorch): debe aceptarse."""
-    Q, K = Q.float(), K.float()
-    return torch.softmax(Q @ K.transpose(-2, -1) / (math.sqrt(Q.shape[-1]) * T), dim=-1)
-
 
 CASOS = {
     "02.1": Caso(
@@ -101,32 +99,35 @@ CASOS = {
                  Error([0.6652, 0.0900, 0.2447], "sin dividirlos"), Error([57.6, 14.1, 28.3], "porcentaje"),
                  Error([0.6, 0.1, 0.3], "un decimal"), Error([0.58, 0.14], "forma"),
                  Error([0.51, 0.19, 0.31], "por d = 2"),
-                 Error([0.57, 0.14, 0.28], "cortado los decimales")],
+                 Error([0.57, 0.14, 0.28], "cortado los decimales"),
+                 Error([0.28, 0.14, 0.58], "orden inverso")],
     ),
     "02.2": Caso(
         adivinanzas=[Adivinanza([1.0, 0.0, 0.0], "todo a la primera"),
                      Adivinanza([0.5, 0.5, 0.0], "a medias entre dos"),
                      Adivinanza([0.0471, 0.1915, 0.7615], "la fila de «plata» con las claves de la lección")],
         solucion=[1 / 3, 1 / 3, 1 / 3],
+        acepta=[[0.33, 0.33, 0.33], [0.333, 0.333, 0.333]],
+        rechaza=[[0.34, 0.34, 0.34], [0.325, 0.325, 0.325], [0.34, 0.33, 0.34]],
         errores=[Error([1.41, 1.41, 1.41], "son los puntajes"), Error([1, 1, 1], "sumar 1"),
+                 Error([0.34, 0.34, 0.34], "partes iguales"),
                  Error([0.0471, 0.1915, 0.7615], "claves originales"), Error([0.5, 0.5], "un peso por palabra")],
     ),
     "02.3": Caso(
-        adivinanzas=[Adivinanza(_pesos_sin_T, "la tabla de pesos de la celda de `atencion`, que no usa T"),
-                     Adivinanza(_sin_escala, "softmax(QKᵀ) sin escala ni temperatura"),
-                     Adivinanza(_con_K_T, "K.T, que solo vale sin lotes")],
-        solucion=_pesos,
-        acepta=[_pesos_en_float32, _potencia_renormalizada],
-        errores=[Error(_con_K_T, "transpose(-2, -1)"), Error(_sin_escala, "te falta la escala y la temperatura"),
-                 Error(_solo_T, "te falta la escala: "),
-                 Error(_pesos_sin_T, "no cambian con T"), Error(_por_T, "multiplicas"),
-                 Error(_T_tras_softmax, "después del softmax"),
-                 Error(_entre_d, "has dividido por d"), Error(_entre_raiz_de_L, "√L"),
-                 Error(_T_en_la_raiz, "dentro de la raíz"), Error(_T_al_cuadrado, "dos veces"),
-                 Error(_raiz_mas_T, "has sumado"),
-                 Error(_por_columnas, "no suman 1"), Error(_al_reves, "Q va a la izquierda"),
-                 Error(_sin_return, "no devuelve nada"),
-                 Error(_pesos(torch.eye(2), torch.eye(2), 2.0), "sin paréntesis")],
+        adivinanzas=[Adivinanza(_sin_cambio, "devolver los pesos que recibe, sin temperatura"),
+                     Adivinanza(_softmax_de_los_pesos, "softmax(pesos / T): la fórmula de la lección 01 con los pesos"),
+                     Adivinanza(_con_Q_y_K, "la fórmula con Q y K, que aquí no se tienen"),
+                     Adivinanza(_otra_temperatura, "la receta con la temperatura equivocada")],
+        solucion=_con_temperatura,
+        acepta=[_en_float32, _con_logaritmos],
+        errores=[Error(_sin_cambio, "no cambian con T"), Error(_sin_normalizar, "volver a normalizar"),
+                 Error(_pesos_entre_T, "has dividido los pesos por T"),
+                 Error(_softmax_de_los_pesos, "como si fueran puntajes"), Error(_por_columnas, "por columnas"),
+                 Error(_sin_keepdim, "keepdim"), Error(_toda_la_tabla, "toda la tabla"),
+                 Error(_exponente_T, "al revés"), Error(_una_fila_que_no_suma_1, "no suman 1"),
+                 Error(_otra_temperatura, "los valores no"),
+                 Error(_sin_return, "no devuelve nada"), Error(_solo_la_primera_fila, "la forma de los pesos"),
+                 Error(torch.eye(2), "sin paréntesis")],
     ),
     "02.4": Caso(
         adivinanzas=[Adivinanza([[1, 2, 3], [4, 5, 6]], "el ejemplo de formato del enunciado"),

@@ -53,6 +53,11 @@ def _orden_cambiado(qkv, cabezas):
     return _separar_qkv(qkv, cabezas)[[2, 1, 0]]
 
 
+def _q_y_k_cambiadas(qkv, cabezas):
+    """K delante de Q: el orden de la pregunta, «consultas y claves», leído al revés."""
+    return _separar_qkv(qkv, cabezas)[[1, 0, 2]]
+
+
 def _cabezas_alternas(qkv, cabezas):
     lote, L, triple = qkv.shape
     return torch.stack([t.reshape(lote, L, -1, cabezas).permute(0, 3, 1, 2) for t in qkv.chunk(3, dim=-1)])
@@ -89,6 +94,7 @@ CASOS = {
                  Error(_reshape_directo, "un reshape directo"), Error(_sin_transpose, "delante de las palabras"),
                  Error(_reshape_sin_intercambiar, "intercambia las dimensiones de las palabras y de las cabezas"),
                  Error(_intercalado, "Q entera, luego K entera"), Error(_orden_cambiado, "no en su orden"),
+                 Error(_q_y_k_cambiadas, "resultado[0] es K, resultado[1] es Q"),
                  Error(_cabezas_alternas, "números consecutivos"), Error(_sin_return, "no devuelve nada"),
                  Error(3, "debe ser una función")],
     ),
@@ -105,6 +111,23 @@ CASOS = {
             Adivinanza(12, "√d_modelo, sin repartir entre las cabezas"),
             Adivinanza(36, "d_cabeza sin la raíz"),
             Adivinanza(1 / 6, "el factor 1/√d_cabeza, leyendo «multiplica» por «divide»"),
+        ],
+    ),
+    "04.5": Caso(
+        solucion=0.943,
+        acepta=[0.9433, 0.9433155965541936],
+        errores=[Error(0.94, "tres decimales"), Error(6, "ese es el puntaje"), Error(18, "antes de dividir por √9"),
+                 Error(1.0, "no has dividido por √d_cabeza"), Error(0.528, "has dividido por d_cabeza = 9"),
+                 Error(0.902, "√d_modelo = √13"), Error(0.333, "te falta la parte de posición"),
+                 Error(0.086, "te falta la parte del papel"), Error(0.125, "reparto igual"),
+                 Error(1.5, "un peso está entre 0 y 1"), Error(0.5, "escribe el puntaje de «persigue»")],
+        adivinanzas=[
+            Adivinanza(0.125, "el reparto igual entre las 8 palabras"),
+            Adivinanza(0.88, "el peso de «persigue» a «perro» en la frase de la lección, que está en pantalla"),
+            Adivinanza(0.87, "el peso de «sacó» a «Ana», que está en pantalla"),
+            Adivinanza(0.631, "«persigue» a «el» solo con la posición, que está en pantalla (0.63)"),
+            Adivinanza(1.0, "todo el peso en el sujeto"),
+            Adivinanza(0.333, "un tercio para cada sustantivo"),
         ],
     ),
 }

@@ -11,6 +11,7 @@ from utilidades.actividades import (
     LIMITE_PLANO,
     PALABRAS,
     pesos_de_la_palabra,
+    porcentajes_redondeados,
 )
 from utilidades.ejercicios import (
     Fallo,
@@ -45,8 +46,8 @@ def _en_con_mascara_causal(respuesta):
     sin = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, EN)
     orden = np.argsort(-con)
     if j == orden[0]:
-        return bien(f"Con la máscara, «en» le da el {100 * con[j]:.0f} % a «{PALABRAS[j]}»: su favorita sin "
-                    f"máscara, «banco», va después y queda oculta.")
+        return bien(f"Con la máscara, «en» le da el {porcentajes_redondeados(con)[j]} % a «{PALABRAS[j]}»: su "
+                    f"favorita sin máscara, «banco», va después y queda oculta.")
     if j == int(np.argmax(sin)):
         return pista("esa es su favorita sin máscara; con la máscara causal activada, ¿puede «en» verla?")
     if j > EN:
@@ -84,8 +85,12 @@ def _busqueda_blanda(funcion):
         claves = torch.randn(n, d, generator=generador, dtype=torch.float64)
         valores = torch.randn(n, d_v, generator=generador, dtype=torch.float64)
         resultado = llamar(funcion, consulta, claves, valores, T, tipo=None)
-        obtenido = a_numpy(resultado)
         esperado = _media_con_puntajes(claves, consulta, valores, math.sqrt(d) * T).numpy()
+        obtenido = a_numpy(resultado)
+        if isinstance(resultado, (tuple, list)) and len(resultado) > 1 and obtenido is None:
+            # Varias cosas de formas distintas (una lista de números sí se convierte y sigue adelante).
+            return pista(f"tu función devuelve {len(resultado)} cosas a la vez (¿la media y los pesos?); devuelve "
+                         "solo la media ponderada de los valores, un único vector.")
         if obtenido is not None and obtenido.shape == (n,) and n != d_v:
             return pista(f"con {n} claves tu función devuelve {n} números: son los pesos. Falta el último paso, "
                          f"la media ponderada de los valores ({d_v} números).")
@@ -113,6 +118,12 @@ def _busqueda_blanda(funcion):
                          f"de componentes de la consulta.")
         if _da_lo_mismo(obtenido, claves, consulta, valores, d * T):
             return pista("divides entre d·T; la dimensión entra con su raíz, √d.")
+        if _da_lo_mismo(obtenido, claves, consulta, valores, math.sqrt(n) * T):
+            return pista("divides entre la raíz del número de claves (n, las filas de `claves`); d es el número de "
+                         "componentes de cada vector, el de la consulta.")
+        if _da_lo_mismo(obtenido, claves, consulta, valores, math.sqrt(d_v) * T):
+            return pista("divides entre la raíz del número de componentes de los valores (d_v); la escala usa los de "
+                         "la consulta, que son los que se multiplican con las claves.")
         crudos = (claves @ consulta / (math.sqrt(d) * T)) @ valores
         if np.allclose(obtenido, crudos.numpy(), atol=1e-6):
             return pista("has ponderado con los puntajes en crudo: antes conviértelos en pesos positivos que "
@@ -148,10 +159,11 @@ def _causal_guardo(respuesta):
 
 
 # Ejercicio 01.4: la clave no puede medir más de esto. Sin el límite valía la clave el doble de larga que enseña la
-# pregunta 5 (95 %, pero mide 3.82) o cualquier esquina del plano. Con él hay que calcular cuánto alargarla: en su
-# dirección inicial, al menos ×1.672 (medir 3.194), y medir 3.120 si se orienta justo hacia la consulta de «banco»
-# (_minimo_para_el_90 lo calcula; el acierto lo dice). Girarla ayuda poco, porque la clave inicial (1.3, 1.4) ya
-# está a 12° de esa consulta (1.0, 1.7): con la misma norma, orientarla del todo solo gana alrededor de un punto.
+# pregunta 5 (96 % en las barras, pero mide 3.82) o cualquier esquina del plano. Con él hay que calcular cuánto
+# alargarla: en su dirección inicial, al menos ×1.672 (medir 3.194), y medir 3.120 si se orienta justo hacia la
+# consulta de «banco» (_minimo_para_el_90 lo calcula; el acierto lo dice). Girarla ayuda poco, porque la clave
+# inicial (1.3, 1.4) ya está a 12° de esa consulta (1.0, 1.7): con la misma norma, orientarla del todo solo gana
+# alrededor de un punto.
 # El ejercicio pide, sobre todo, medir cuánto alargarla.
 NORMA_MAXIMA_01_4 = 3.4
 
@@ -161,6 +173,14 @@ def _peso_banco_plata(clave):
     claves = [list(k) for k in CLAVES_INICIALES]
     claves[PLATA] = [float(clave[0]), float(clave[1])]
     return float(pesos_de_la_palabra(CONSULTAS_INICIALES, claves, BANCO)[PLATA])
+
+
+def _barra_banco_plata(clave):
+    """El porcentaje de la barra de «plata» (el mismo redondeo que las barras de la actividad: suman 100) cuando
+    «banco» mira con la clave de «plata» en `clave`; hipotética o no, la pista y la actividad dicen lo mismo."""
+    claves = [list(k) for k in CLAVES_INICIALES]
+    claves[PLATA] = [float(clave[0]), float(clave[1])]
+    return porcentajes_redondeados(pesos_de_la_palabra(CONSULTAS_INICIALES, claves, BANCO))[PLATA]
 
 
 def _minimo_para_el_90(direccion):
@@ -205,23 +225,30 @@ def _clave_de_plata(respuesta):
         if peso >= 0.9:
             acortada = _peso_banco_plata(clave * NORMA_MAXIMA_01_4 / norma)
             if acortada >= 0.9:
-                return pista(f"«banco» le da el {100 * peso:.0f} % a «plata», pero tu clave mide {norma:.2f} y el "
-                             f"límite es {NORMA_MAXIMA_01_4:g}: la has alargado más de lo necesario. ¿Cuánto más "
-                             f"larga que la inicial tiene que ser, como poco, para llegar al 90 %?")
-            return pista(f"«banco» le da el {100 * peso:.0f} % a «plata», pero tu clave mide {norma:.2f} y el "
-                         f"límite es {NORMA_MAXIMA_01_4:g}; acortada al límite en esa dirección se quedaría en el "
-                         f"{_por_debajo(acortada)} %: acércala también a la dirección de la consulta de «banco».")
+                return pista(f"«banco» le da el {_barra_banco_plata(clave)} % a «plata», pero tu clave mide "
+                             f"{norma:.2f} y el límite es {NORMA_MAXIMA_01_4:g}: la has alargado más de lo "
+                             f"necesario. ¿Cuánto más larga que la inicial tiene que ser, como poco, para llegar al "
+                             f"90 %?")
+            return pista(f"«banco» le da el {_barra_banco_plata(clave)} % a «plata», pero tu clave mide "
+                         f"{norma:.2f} y el límite es {NORMA_MAXIMA_01_4:g}; acortada al límite en esa dirección "
+                         f"se quedaría en el {_por_debajo(acortada)} %: acércala también a la dirección de la "
+                         f"consulta de «banco».")
         return pista(f"tu clave mide {norma:.2f} y no puede medir más de {NORMA_MAXIMA_01_4:g} "
-                     f"(√(x² + y²)); además, con ella «banco» le da solo el {100 * peso:.0f} % a «plata».")
+                     f"(√(x² + y²)); además, con ella «banco» le da solo el {_barra_banco_plata(clave)} % a "
+                     f"«plata».")
+    if norma == 0:
+        return pista(f"con la clave en el origen, el producto escalar con la consulta de «banco» es 0 y «banco» le da "
+                     f"solo el {_barra_banco_plata(clave)} % a «plata»: la clave tiene que apuntar a algún sitio.")
     angulo = _angulo(clave, consulta)
     if peso >= 0.9:
-        alineada = _peso_banco_plata(consulta * norma / np.linalg.norm(consulta))
+        alineada = _barra_banco_plata(consulta * norma / np.linalg.norm(consulta))
         angulo_inicial = _angulo(CLAVES_INICIALES[PLATA], consulta)
         inicial = np.asarray(CLAVES_INICIALES[PLATA], dtype=float)
         minima = _minimo_para_el_90(inicial)
-        return bien(f"«banco» le da ahora el {100 * peso:.0f} % a «plata» con una clave de norma {norma:.2f}. Tu "
+        return bien(f"«banco» le da ahora el {_barra_banco_plata(clave)} % a «plata» con una clave de norma "
+                    f"{norma:.2f}. Tu "
                     f"clave se separa {angulo:.0f}° de la consulta de «banco»; orientada justo hacia ella, con la "
-                    f"misma norma, daría el {100 * alineada:.0f} %. Como poco, en su dirección inicial, había que "
+                    f"misma norma, daría el {alineada} %. Como poco, en su dirección inicial, había que "
                     f"alargar la clave ×{math.ceil(1000 * minima / np.linalg.norm(inicial)) / 1000:.3f} (hasta medir "
                     f"{math.ceil(1000 * minima) / 1000:.3f}); girada justo hacia la consulta, bastaría con medir "
                     f"{math.ceil(1000 * _minimo_para_el_90(consulta)) / 1000:.3f}. La clave inicial ya estaba a "

@@ -1,5 +1,6 @@
 """Comprobaciones de los ejercicios de la lección 02 · Atención a mano."""
 
+import functools
 import math
 
 import numpy as np
@@ -44,6 +45,11 @@ def _pesos_de_ana(respuesta):
     if _es(valor, np.floor(100 * esperado) / 100, 1e-9):
         return pista("casi: has cortado los decimales en lugar de redondear. Mira la tercera cifra de cada peso: "
                      "si es 5 o más, la segunda sube.")
+    if _es(valor, esperado[::-1], _DOS_DECIMALES):
+        # La fila de «sacó» da los mismos pesos que la de «Ana» al revés: sus puntajes son los de «Ana» invertidos
+        # más 1/√2, y sumar lo mismo a toda la fila no cambia el softmax.
+        return pista("tienes los pesos de «Ana» en orden inverso (también son la fila de «sacó»): el primero es el de "
+                     "la clave de «Ana», el segundo el de «sacó» y el tercero el de «plata».")
     if _es(valor, _softmax(productos / 2)):
         return pista("has dividido los productos por d = 2; la fórmula divide por su raíz, √d = √2.")
     if _es(valor, productos):
@@ -70,8 +76,13 @@ def _claves_identicas(respuesta):
         return pista("los pesos de una fila tienen que sumar 1.")
     if _es(valor, _softmax(K @ Q[2] / math.sqrt(2))):
         return pista("esos son los pesos con las claves originales; aquí las tres claves son iguales.")
+    # Con dos decimales, como en 02.1: 0.33 pasa, pero no 0.34 ni 0.325, que ya no suman 1.
+    iguales = valor is not None and valor.shape == (3,) and np.all(np.isfinite(valor)) and np.ptp(valor) < 1e-9
+    if iguales and not _es(valor, [1 / 3] * 3, _DOS_DECIMALES):
+        return pista(f"un reparto a partes iguales, bien; pero tus tres pesos suman {valor.sum():.3g} y los de una "
+                     "fila suman 1: ¿cuánto le toca a cada palabra?")
     veredicto = comparar_numeros(
-        respuesta, [1 / 3, 1 / 3, 1 / 3], tolerancia=0.01,
+        respuesta, [1 / 3, 1 / 3, 1 / 3], tolerancia=_DOS_DECIMALES,
         pista_forma="hay un peso por palabra.",
         pista_valor="si las tres claves son iguales, ¿en qué se diferencian los tres puntajes de la fila?",
     )
@@ -80,67 +91,60 @@ def _claves_identicas(respuesta):
     return veredicto
 
 
-def _con_K_T(Q, K):
-    return torch.softmax(Q @ K.T / math.sqrt(Q.shape[-1]), dim=-1)
+def _renormalizar(tabla, dim=-1):
+    return tabla / tabla.sum(dim=dim, keepdim=True)
 
 
 @ejercicio("02.3")
-def _pesos_con_temperatura(funcion):
-    exigir_funcion(funcion, "comprobar('02.3', pesos_con_temperatura)")
+def _con_temperatura(funcion):
+    exigir_funcion(funcion, "comprobar('02.3', con_temperatura)")
     generador = torch.Generator().manual_seed(1)
-    # Temperaturas distintas de 1 (la tabla de pesos de la celda de `atencion`, sin T, no pasa) y elegidas para que
-    # los denominadores de los errores frecuentes (d·T, √d, √(d·T), √d·T², √d + T, √L·T) no coincidan con √d·T ni
-    # entre sí en la primera forma: cada error da números distintos y recibe su pista.
+    # Temperaturas distintas de 1 (los pesos sin cambiar no pasan), una que concentra y otras que aplanan; la primera
+    # forma es una sola frase y las otras, lotes y cabezas. Cada error frecuente da números distintos en la primera.
     for forma, T in (((5, 4), 0.7), ((2, 6, 8), 2.0), ((2, 3, 7, 16), 0.4)):
         Q = torch.randn(*forma, generator=generador, dtype=torch.float64)
         K = torch.randn(*forma, generator=generador, dtype=torch.float64)
-        L, d = forma[-2], forma[-1]
-        productos = Q @ K.transpose(-2, -1)  # (..., L, L)
-        esperado = torch.softmax(productos / (math.sqrt(d) * T), dim=-1)
-        try:
-            obtenido = llamar(funcion, Q, K, T,
-                              pista_forma="Deben ser (..., L, L): una fila y una columna por palabra.")
-        except RuntimeError:
-            if len(forma) > 2:
-                return pista("con una sola frase funciona, pero con lotes falla: K.T da la vuelta a todas las "
-                             "dimensiones. Intercambia solo las dos últimas con K.transpose(-2, -1).")
-            raise
+        puntajes = Q @ K.transpose(-2, -1) / math.sqrt(forma[-1])  # (..., L, L)
+        pesos = torch.softmax(puntajes, dim=-1)  # lo que recibe el estudiante: los pesos con T = 1
+        esperado = torch.softmax(puntajes / T, dim=-1)  # la temperatura de la lección 01, con los puntajes
+        obtenido = llamar(funcion, pesos.clone(), T, forma=pesos.shape,  # una copia: que no cambie los nuestros
+                          pista_forma="Debe tener la forma de los pesos que recibe, (..., L, L).")
         obtenido = obtenido.detach().double()  # se compara siempre en float64, calcule el estudiante en el tipo que sea
-        if torch.allclose(obtenido, torch.softmax(productos / math.sqrt(d), dim=-1) / T, atol=1e-5):
-            return pista("has dividido los pesos por T después del softmax, y las filas ya no suman 1: la "
-                         "temperatura divide los puntajes, antes del softmax.")
-        if not torch.allclose(obtenido.sum(dim=-1), torch.ones(esperado.shape[:-1], dtype=torch.float64), atol=1e-5):
-            return pista("las filas de tus pesos no suman 1: ¿aplicas softmax sobre la última dimensión (dim=-1)?")
         if torch.allclose(obtenido, esperado, atol=1e-5):
             continue
-        if torch.allclose(obtenido, torch.softmax(productos / math.sqrt(d), dim=-1), atol=1e-5):
-            return pista("tus pesos no cambian con T: son los de la fórmula sin temperatura. La temperatura "
-                         "divide los puntajes, además de √d.")
-        if torch.allclose(obtenido, torch.softmax(productos * T / math.sqrt(d), dim=-1), atol=1e-5):
-            return pista("multiplicas por la temperatura; se divide por ella: una T baja (menor que 1) debe concentrar "
-                         "los pesos, no aplanarlos.")
-        if torch.allclose(obtenido, torch.softmax(productos, dim=-1), atol=1e-5):
-            return pista("te falta la escala y la temperatura: los puntajes se dividen por √d y por T antes del "
-                         "softmax.")
-        if torch.allclose(obtenido, torch.softmax(productos / T, dim=-1), atol=1e-5):
-            return pista("te falta la escala: los puntajes se dividen por √d y por la temperatura.")
-        if torch.allclose(obtenido, torch.softmax(productos / (d * T), dim=-1), atol=1e-5):
-            return pista("has dividido por d; la fórmula divide por su raíz, √d (y por T).")
-        if torch.allclose(obtenido, torch.softmax(productos / (math.sqrt(L) * T), dim=-1), atol=1e-5):
-            return pista("has dividido por la raíz del número de palabras (√L); d es el tamaño de cada vector, "
-                         "la última dimensión de Q.")
-        if torch.allclose(obtenido, torch.softmax(productos / math.sqrt(d * T), dim=-1), atol=1e-5):
-            return pista("has metido T dentro de la raíz. La raíz es solo de d: divide por √d y, aparte, por T.")
-        if torch.allclose(obtenido, torch.softmax(productos / (math.sqrt(d) * T ** 2), dim=-1), atol=1e-5):
-            return pista("divides por T dos veces (por T²); la temperatura divide los puntajes una sola vez.")
-        if torch.allclose(obtenido, torch.softmax(productos / (math.sqrt(d) + T), dim=-1), atol=1e-5):
-            return pista("has sumado √d y T en el denominador; la fórmula los multiplica.")
-        if torch.allclose(obtenido, torch.softmax(K @ Q.transpose(-2, -1) / (math.sqrt(d) * T), dim=-1), atol=1e-5):
-            return pista("tu tabla tiene las claves en las filas: la fila i debe ser la consulta i contra cada clave, "
-                         "así que Q va a la izquierda del producto.")
-        return pista("la forma y las sumas están bien, pero los valores no; revisa cada paso de la fórmula.")
-    return bien("Funciona con una frase, con lotes y con cabezas, y con temperaturas que concentran (T < 1) y que "
-                "aplanan (T > 1).")
+        elevados = pesos ** (1 / T)
+        es = functools.partial(torch.allclose, obtenido, atol=1e-5)  # es(tabla): ¿devolvió esa tabla?
+        if es(pesos):
+            return pista("tus pesos no cambian con T: devuelves los que recibes. Una T baja (menor que 1) debe "
+                         "concentrar cada fila y una alta, aplanarla.")
+        if es(elevados):
+            return pista("tras elevar, las filas ya no suman 1: te falta volver a normalizar cada fila.")
+        if es(pesos / T):
+            return pista("has dividido los pesos por T y las filas ya no suman 1: la temperatura divide los "
+                         "puntajes, que están dentro de la exponencial, no los pesos que ya salieron del softmax.")
+        if es(torch.softmax(pesos / T, dim=-1)):
+            return pista("has aplicado el softmax a los pesos como si fueran puntajes: ya salieron de una "
+                         "exponencial, y ahí dentro es donde actúa la temperatura. Piensa qué le hace a e^s dividir "
+                         "s entre T.")
+        if es(_renormalizar(elevados, dim=-2)):
+            return pista("has normalizado por columnas: cada fila es una consulta, y es cada fila la que debe "
+                         "sumar 1 (sobre el último eje).")
+        if es(elevados / elevados.sum(dim=-1)):
+            return pista("al dividir por la suma de cada fila, esa suma tiene que conservar su eje "
+                         "(keepdim=True); sin ella, PyTorch divide cada columna j por la suma de la fila j.")
+        if es(elevados / elevados.sum(dim=(-2, -1), keepdim=True)) or es(elevados / elevados.sum()):
+            return pista("has dividido por la suma de toda la tabla: hay que normalizar cada fila por separado, "
+                         "porque cada consulta reparte su propia atención.")
+        if es(_renormalizar(pesos ** T)):
+            return pista("tu temperatura va al revés: con T menor que 1 tus pesos se aplanan y deberían "
+                         "concentrarse. Revisa el exponente.")
+        if not torch.allclose(obtenido.sum(dim=-1), torch.ones(pesos.shape[:-1], dtype=torch.float64), atol=1e-5):
+            return pista("las filas de tus pesos no suman 1: una tabla de pesos suma 1 en cada fila.")
+        return pista("la forma y las sumas están bien, pero los valores no: los pesos que devuelves deben ser los "
+                     "del softmax de los puntajes divididos por T.")
+    return bien("Elevar a 1/T y volver a normalizar da lo mismo que dividir los puntajes por T: el denominador del "
+                "softmax es el mismo en toda la fila, y se va al normalizar. Funciona con una frase, con lotes y "
+                "con cabezas, y con temperaturas que concentran (T < 1) y que aplanan (T > 1).")
 
 
 def _formas(respuesta):
@@ -169,20 +173,20 @@ def _formas_de_la_atencion_cruzada(respuesta):
     if (salida, pesos) == ((lote, L_q, L_k), (lote, L_q, d_v)):
         return pista("tienes las dos formas, pero en el orden contrario: primero los pesos y después la salida.")
     if pesos[0] != lote or salida[0] != lote:
-        return pista("el lote no cambia: la atención trata cada frase del lote por separado, y la primera "
-                     "dimensión sigue siendo la de Q.")
+        return pista("el lote no cambia: la atención trata cada frase del lote por separado, y el primer "
+                     "eje sigue siendo el de Q.")
     if pesos == (lote, L_k, L_q):
         return pista("tu tabla de pesos tiene las claves en las filas: cada fila es una consulta (la que mira) y "
                      "cada columna, una clave.")
     if pesos[1] == pesos[2]:
-        return pista("la tabla de pesos no tiene por qué ser cuadrada: aquí las consultas y las claves salen de "
-                     "frases de distinto largo.")
+        return pista("la tabla de pesos no tiene por qué ser cuadrada: aquí la traducción y la frase de entrada "
+                     "son frases de distinta longitud.")
     if pesos != (lote, L_q, L_k):
-        return pista("la tabla de pesos tiene una fila por consulta y una columna por clave: mira la penúltima "
-                     "dimensión de Q y la de K.")
+        return pista("la tabla de pesos tiene una fila por consulta y una columna por clave: mira el penúltimo "
+                     "eje de Q y el de K.")
     if salida == (lote, L_q, d):
-        return pista("la salida mezcla valores, no consultas: su última dimensión es el tamaño de cada valor, la "
-                     "última de V.")
+        return pista("la salida mezcla valores, no consultas: su último eje tiene el tamaño de cada valor, "
+                     "como el último de V.")
     if salida[1] == L_k:
         return pista("la salida tiene una fila por palabra que pregunta (cada consulta recibe su mezcla), no una "
                      "por clave.")

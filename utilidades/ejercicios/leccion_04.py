@@ -15,6 +15,7 @@ from utilidades.ejercicios import (
     llamar,
     pista,
 )
+from utilidades.formato import miles
 
 
 @ejercicio("04.1")
@@ -23,8 +24,8 @@ def parametros_de_la_capa(respuesta):
     d = 64
     qkv, salida = d * 3 * d + 3 * d, d * d + d
     if valor == qkv + salida:
-        return bien(f"{qkv} en la proyección de entrada (Q, K y V) y {salida} en la de salida. Volverás a ver este "
-                    f"número en el bloque transformer de la lección 07.")
+        return bien(f"{miles(qkv)} en la proyección de entrada (Q, K y V) y {miles(salida)} en la de salida. Volverás "
+                    f"a ver este número en el bloque transformer de la lección 07.")
     if valor == d * 3 * d + d * d:
         return pista("has contado los pesos, pero cada capa lineal también tiene un sesgo por salida.")
     if valor == qkv:
@@ -113,9 +114,12 @@ def separar_qkv(funcion):
         if torch.allclose(resultado, intercalado.to(torch.float64)):
             return pista("has supuesto que cada cabeza lleva juntos sus trozos de Q, K y V; en la salida de la capa "
                          "qkv van Q entera, luego K entera y luego V entera (es lo que separa .chunk(3, dim=-1)).")
-        if torch.allclose(resultado, esperado[[0, 2, 1]]) or torch.allclose(resultado, esperado[[2, 1, 0]]):
-            return pista("Q, K y V están, pero no en su orden: en la primera dimensión van Q, K y V, en el orden "
-                         "en que salen de la capa qkv.")
+        nombres = "QKV"
+        for orden in ([1, 0, 2], [0, 2, 1], [2, 1, 0], [1, 2, 0], [2, 0, 1]):
+            if torch.allclose(resultado, esperado[orden]):
+                puestas = ", ".join(f"resultado[{i}] es {nombres[j]}" for i, j in enumerate(orden) if i != j)
+                return pista(f"Q, K y V están, pero no en su orden: {puestas}. En la primera dimensión van Q, K y "
+                             f"V, en el orden en que salen de la capa qkv (el de .chunk(3, dim=-1)).")
         return pista("la forma es correcta, pero los números no están donde deben: resultado[0, b, c, i] debe ser "
                      "el trozo c de la consulta de la palabra i en la frase b (sus d_cabeza números consecutivos).")
     return bien("Así separan Q, K y V muchas implementaciones de un transformer: una sola multiplicación y un "
@@ -155,3 +159,61 @@ def divisor_de_cada_cabeza(respuesta):
                      "del trozo de cada cabeza.")
     return pista(f"reparte d_modelo = {d} entre las {h} cabezas y recuerda qué raíz aparece en la fórmula de la "
                  f"atención.")
+
+
+# Ejercicio 04.5: un peso de la cabeza 1 de la sección 5 («verbo → primer sustantivo») en una frase que la lección no
+# muestra, con el sujeto en la posición 2. Tras dividir por √9, ser sustantivo suma 8 al puntaje del verbo con esa
+# palabra y cada puesto resta 1; la consulta del verbo no lee su propia posición. Los errores previstos cambian una
+# sola pieza: la escala, la parte de posición o la del papel.
+FRASE_04_5 = ["el", "pobre", "gato", "persigue", "al", "perro", "del", "vecino"]
+SUSTANTIVOS_04_5 = ("gato", "perro", "vecino")
+
+
+def _peso_04_5(sustantivo=8.0, retraso=1.0, escala=1.0):
+    """El peso de «persigue» a «gato» con los puntajes ya divididos por √9, multiplicados por `escala`."""
+    puntajes = torch.tensor([sustantivo * (p in SUSTANTIVOS_04_5) - retraso * j for j, p in enumerate(FRASE_04_5)],
+                            dtype=torch.float64)
+    return torch.softmax(puntajes * escala, dim=-1)[FRASE_04_5.index("gato")].item()
+
+
+@ejercicio("04.5")
+def peso_de_un_verbo(respuesta):
+    valor = exigir_numero(respuesta)
+
+    def cerca(esperado):  # con tres decimales: media milésima, y un margen por si se redondea dos veces
+        return abs(valor - esperado) <= 0.0006
+
+    correcto = _peso_04_5()
+    if cerca(correcto):
+        return bien("Los puntajes del verbo con las tres palabras que son sustantivos pesan mucho más que los demás, y "
+                    "de ellos el del primero: el softmax deja casi todo el peso en «gato».")
+    if es_cercano(valor, round(correcto, 2), 1e-9):
+        return pista("vas bien, pero el enunciado pide el peso con tres decimales (por ejemplo 0.123), no con dos.")
+    if not 0 <= valor <= 1:
+        if es_cercano(valor, 8 - 2, 1e-6):
+            return pista("ese es el puntaje de «persigue» con «gato»; el peso sale del softmax de los puntajes de "
+                         "«persigue» con todas las palabras de la frase.")
+        if es_cercano(valor, 3 * (8 - 2), 1e-6):
+            return pista("ese es el puntaje de «persigue» con «gato» antes de dividir por √9; divídelo y pasa los "
+                         "puntajes de «persigue» con todas las palabras por el softmax.")
+        return pista("un peso está entre 0 y 1: calcula el puntaje de «persigue» con cada palabra y pásalos todos por "
+                     "el softmax.")
+    if cerca(_peso_04_5(escala=3.0)):
+        return pista("no has dividido por √d_cabeza: cada puntaje de la cabeza 1 se divide por √9 = 3 antes del "
+                     "softmax.")
+    if cerca(_peso_04_5(escala=1 / 3)):
+        return pista("has dividido por d_cabeza = 9; la atención divide por su raíz, √9.")
+    if cerca(_peso_04_5(escala=3 / math.sqrt(13))):
+        return pista("has dividido por √d_modelo = √13; cada cabeza divide por la raíz de su propio tamaño, "
+                     "d_cabeza = 9.")
+    if cerca(_peso_04_5(retraso=0.0)):
+        return pista("te falta la parte de posición: además de buscar sustantivos, la consulta del verbo resta un "
+                     "punto por cada puesto de retraso de la palabra mirada.")
+    if cerca(_peso_04_5(sustantivo=0.0)):
+        return pista("te falta la parte del papel: la consulta del verbo suma puntos a las palabras que son "
+                     "sustantivos.")
+    if cerca(1 / len(FRASE_04_5)):
+        return pista("ese es el reparto igual de las filas que no buscan nada; «persigue» es un verbo y su consulta "
+                     "sí busca algo.")
+    return pista("escribe el puntaje de «persigue» con cada una de las 8 palabras (lo que suma ser sustantivo menos lo "
+                 "que resta su posición, ya dividido por √9), pásalos por torch.softmax y toma el de «gato».")

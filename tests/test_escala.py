@@ -1,6 +1,7 @@
 """Pruebas de la lección 03: escala √d, temperatura, sus paneles interactivos y sus ejercicios."""
 
 import math
+import re
 
 import matplotlib.pyplot as plt
 import pytest
@@ -36,7 +37,7 @@ def test_el_deslizador_da_las_cifras_de_la_tabla():
     r = experimento_de_escala([2, 64, 512])[64]
     texto, fig = vista_de_escala(64)
     plt.close(fig)
-    assert f"desviación cruda {r['desviacion_cruda']:.1f}" in texto
+    assert f"desviación cruda {r['desviacion_cruda']:.2f}" in texto
     assert f"{r['peso_mayor_crudo']:.2f} sin escalar" in texto
 
 
@@ -148,6 +149,38 @@ def test_panel_de_temperatura_se_actualiza_al_mover_el_deslizador():
     assert panel.texto_plano == "T = 4.00: plata 34 % · sacó 27 % · Ana 23 % · del 16 %"
 
 
+def test_desviaciones_cruda_y_escalada_con_los_mismos_decimales():
+    """Con d = 1 las dos desviaciones son el mismo número: escritas con decimales distintos («1.0» y «0.98»)
+    parecían distintas."""
+    import matplotlib.pyplot as plt
+
+    texto, fig = vista_de_escala(1)
+    plt.close(fig)
+    cruda = re.search(r"desviación cruda ([\d.]+)", texto).group(1)
+    escalada = re.search(r"escalada ([\d.]+)", texto).group(1)
+    assert cruda == escalada, texto
+
+
+@pytest.mark.parametrize("T", [1, 4, 5, 10, 1000])
+def test_rotulo_del_reparto_igual_no_pisa_los_porcentajes(T):
+    """El rótulo «reparto igual» del deslizador de T no se escribe encima de ningún porcentaje de las barras: con T
+    grande, todas las barras quedan cerca del 25 %, a la altura de la línea."""
+    import matplotlib.pyplot as plt
+
+    _, fig = vista_de_temperatura(T)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    textos = list(ax.texts) + (list(ax.get_legend().get_texts()) if ax.get_legend() else [])
+    rotulos = [t for t in textos if t.get_text() == "reparto igual"]
+    porcentajes = [t for t in ax.texts if t.get_text().endswith("%")]
+    assert rotulos and len(porcentajes) == 4
+    rotulo = rotulos[0].get_window_extent(renderer)
+    pisados = [t.get_text() for t in porcentajes if rotulo.overlaps(t.get_bbox_patch().get_window_extent(renderer))]
+    plt.close(fig)
+    assert not pisados, f"con T = {T}, «reparto igual» pisa {pisados}"
+
+
 def test_panel_de_escala_se_actualiza_al_mover_d():
     import ipywidgets as widgets
 
@@ -163,6 +196,27 @@ def test_panel_de_escala_se_actualiza_al_mover_d():
 # --- Ejercicios --------------------------------------------------------------------------------------
 # Soluciones en cualquier tipo, respuestas desviadas, una pista por error frecuente y ninguna pista con la
 # respuesta: tests/test_ejercicios_tabla.py con los casos de tests/casos_ejercicios/.
+
+
+@pytest.mark.parametrize("valor", [0.0595, 0.0582, 0.0597])
+def test_03_5_la_pista_de_los_decimales_solo_para_el_redondeo_correcto(valor):
+    """«Con dos decimales no basta» es para quien hizo la cuenta bien y redondeó a 0.06; un valor de cuatro
+    decimales que no es la cuenta recibe la pista del método."""
+    from utilidades.ejercicios import evaluar
+
+    assert "dos decimales" in evaluar("03.5", 0.06).mensaje
+    veredicto = evaluar("03.5", valor)
+    assert not veredicto.correcto and "dos decimales" not in veredicto.mensaje, veredicto.mensaje
+
+
+def test_03_4_un_paso_intermedio_redondeado_recibe_su_pista():
+    """Quien redondea la temperatura total de A a 34 y sigue bien no recibe una pista que culpe al método."""
+    from utilidades.ejercicios import evaluar
+
+    for valor in (34 / math.sqrt(50), 4.81):
+        veredicto = evaluar("03.4", valor)
+        assert not veredicto.correcto and "paso intermedio" in veredicto.mensaje, (valor, veredicto.mensaje)
+    assert evaluar("03.4", 4.8).correcto and evaluar("03.4", 4.80).correcto
 
 
 def test_el_rojo_de_d_512_se_ve_junto_al_azul():

@@ -58,8 +58,10 @@ def vista_de_temperatura(T, puntajes=None, etiquetas=None):
     pesos = softmax_con_temperatura(puntajes, T)
     texto = f"T = {T:.2f}: " + texto_de_porcentajes(pesos, etiquetas)
     fig, ax = barras_de_pesos(pesos, etiquetas, titulo=f"Pesos con temperatura T = {T:.2f}")
-    ax.axhline(1 / len(etiquetas), color=GRIS, lw=1.2, ls="--")
-    ax.text(len(etiquetas) - 0.5, 1 / len(etiquetas) + 0.02, "reparto igual", color=GRIS, ha="right", fontsize=11)
+    # El rótulo de la línea va en una leyenda arriba a la derecha: escrito junto a la línea, con T grande chocaba con
+    # el porcentaje de la última barra, que queda a la misma altura (≈ 25 %).
+    ax.axhline(1 / len(etiquetas), color=GRIS, lw=1.2, ls="--", label="reparto igual")
+    ax.legend(loc="upper right")
     return texto, fig
 
 
@@ -82,7 +84,7 @@ def vista_de_escala(d, consultas=1000, claves=8, semilla=0, d_maximo=512):
     crudos = _puntajes_crudos(d, consultas, claves, semilla)
     escalados = crudos / math.sqrt(d)
     texto = (
-        f"d = {d}: desviación cruda {r['desviacion_cruda']:.1f} (√d = {math.sqrt(d):.1f}), "
+        f"d = {d}: desviación cruda {r['desviacion_cruda']:.2f} (√d = {math.sqrt(d):.1f}), "
         f"escalada {r['desviacion_escalada']:.2f} · peso mayor medio {r['peso_mayor_crudo']:.2f} sin escalar, "
         f"{r['peso_mayor_escalado']:.2f} escalado"
     )

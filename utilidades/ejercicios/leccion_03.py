@@ -155,36 +155,34 @@ def softmax_en_numpy(funcion):
 
 
 @ejercicio("03.4")
-def temperatura_total(respuesta):
+def temperatura_equivalente(respuesta):
     valor = exigir_numero(respuesta)
-    raiz, T = math.sqrt(128), 3
-    if es_cercano(valor, raiz * T, 0.05):
-        return bien("Dividir entre √d y después entre T es dividir entre √d · T: con d = 128 y T = 3, unos 33.94.")
-    if es_cercano(valor, raiz, 0.05):
-        return pista("esa es la temperatura que equivale a dividir por √d; falta la T = 3, que divide otra vez.")
-    if es_cercano(valor, T, 0.01):
-        return pista("esa es solo la T que añadimos; la atención ya dividía antes por √d.")
-    if es_cercano(valor, raiz + T, 0.05):
-        return pista("has sumado las dos; dividir primero entre un número y después entre otro no es dividir entre "
-                     "su suma.")
-    if es_cercano(valor, raiz / T, 0.05):
-        return pista("has dividido √d entre T; las dos divisiones de los puntajes se acumulan.")
-    if es_cercano(valor, math.sqrt(128 * T), 0.05):
-        return pista("has metido la T dentro de la raíz; la T divide los puntajes aparte, fuera de la raíz.")
-    if es_cercano(valor, 128 * T, 0.5) or es_cercano(valor, 128, 0.5):
+    total_a = math.sqrt(128) * 3  # A divide entre √128 y luego entre T = 3: en total, entre √128 · 3
+    esperado = total_a / math.sqrt(50)  # B ya divide entre √50: su T añadida pone lo que falta (exactamente 4.8)
+    if es_cercano(valor, esperado, 0.005):
+        return bien("A divide sus puntajes entre √128 · 3 ≈ 33.94; B, entre √50 · T. Para dar los mismos pesos, los "
+                    "dos números tienen que ser iguales: T = 3 · √(128/50).")
+    if es_cercano(valor, round(total_a) / math.sqrt(50), 0.005) or es_cercano(valor, 34 / 7.07, 0.005):
+        return pista("el método va bien, pero redondeaste un paso intermedio y el error ha llegado a la segunda "
+                     "decimal: haz la cuenta entera sin redondear y redondea solo al final.")
+    if es_cercano(valor, total_a, 0.05):
+        return pista("esa es la temperatura total de A (sus dos divisiones juntas); falta ver qué T hay que añadir "
+                     "a B, que ya divide entre su propia √d.")
+    if es_cercano(valor, 3, 0.005):
+        return pista("con la misma T, B dividiría entre √50 · 3, que no es lo que divide A: las dos √d son distintas.")
+    if es_cercano(valor, 3 * math.sqrt(50 / 128), 0.005):
+        return pista("has puesto la razón de las raíces al revés: B divide entre una √d más pequeña que la de A, así "
+                     "que su T tiene que ser mayor que 3, no menor.")
+    if es_cercano(valor, 3 * 128 / 50, 0.005) or es_cercano(valor, 3 * 50 / 128, 0.005):
         return pista("la atención no divide por d sino por su raíz, √d.")
-    if es_cercano(valor, 128 / T, 0.05):
-        return pista("has dividido d entre T: la atención no divide por d sino por su raíz, √d, y la T divide los "
-                     "puntajes, no a d.")
-    if es_cercano(valor, 64, 0.5):
-        return pista("64 es la d del ejemplo de la lección; aquí d = 128, y la atención divide por su raíz.")
-    if es_cercano(valor, 8, 0.05):
-        return pista("esa es la temperatura de d = 64, la del ejemplo de la lección; aquí d es otra, y hay además "
-                     "una T = 3.")
-    if valor > 0 and es_cercano(1 / valor, raiz * T, 0.05):
+    if es_cercano(valor, total_a - math.sqrt(50), 0.05):
+        return pista("has restado; B divide entre √50 y después entre T, así que la T tiene que multiplicar a √50.")
+    if es_cercano(valor, math.sqrt(128 * 3 / 50), 0.005):
+        return pista("has metido la T = 3 dentro de la raíz; la T divide los puntajes aparte, fuera de la raíz.")
+    if valor > 0 and es_cercano(1 / valor, esperado, 0.005):
         return pista("dividir entre la temperatura es dividir entre ese número; no lo inviertas.")
-    return pista("la atención divide los puntajes entre √d y después la temperatura los divide entre T: "
-                 "¿entre qué número quedan divididos en total?")
+    return pista("escribe entre qué número quedan divididos los puntajes en A (√d y luego T = 3) y entre qué número "
+                 "en B (su √d y luego la T que buscas), e iguala los dos.")
 
 
 @ejercicio("03.5")
@@ -210,6 +208,6 @@ def suma_de_derivadas(respuesta):
         return pista("te falta la derivada del peso mayor (y suma las de los cuatro pesos).")
     if es_cercano(valor, float((pesos ** 2).sum()), 0.0006):
         return pista("has sumado p_j²; la derivada de cada peso respecto de su puntaje es p_j(1 - p_j).")
-    if es_cercano(valor, esperado, 0.005):
+    if es_cercano(valor, round(esperado, 2), 1e-9):  # solo el redondeo correcto a dos decimales (0.06)
         return pista("vas bien, pero con dos decimales no basta: da el resultado con tres decimales al menos.")
     return pista("calcula p_j(1 - p_j) para cada uno de los cuatro pesos y súmalos.")

@@ -79,6 +79,12 @@ def _sin_return(pesos, T):
     _con_temperatura(pesos, T)
 
 
+def _en_numpy(pesos, T):
+    """La receta correcta, pero pasada a NumPy: el enunciado pide devolver un tensor de PyTorch."""
+    elevados = pesos.numpy() ** (1 / T)
+    return elevados / elevados.sum(axis=-1, keepdims=True)
+
+
 def _con_Q_y_K(Q, K, T):
     """La función del enunciado anterior (con Q y K): ahora recibe pesos y T."""
     return torch.softmax(Q @ K.transpose(-2, -1) / (math.sqrt(Q.shape[-1]) * T), dim=-1)
@@ -108,8 +114,10 @@ CASOS = {
                      Adivinanza([0.0471, 0.1915, 0.7615], "la fila de «plata» con las claves de la lección")],
         solucion=[1 / 3, 1 / 3, 1 / 3],
         acepta=[[0.33, 0.33, 0.33], [0.333, 0.333, 0.333]],
-        rechaza=[[0.34, 0.34, 0.34], [0.325, 0.325, 0.325], [0.34, 0.33, 0.34]],
+        rechaza=[[0.34, 0.34, 0.34], [0.325, 0.325, 0.325], [0.34, 0.33, 0.34],
+                 [0.34, 0.33, 0.33], [0.33, 0.34, 0.33]],
         errores=[Error([1.41, 1.41, 1.41], "son los puntajes"), Error([1, 1, 1], "sumar 1"),
+                 Error([2, 2, 2], "productos escalares"), Error([0.33, 0.33, 0.34], "no son iguales"),
                  Error([0.34, 0.34, 0.34], "partes iguales"),
                  Error([0.0471, 0.1915, 0.7615], "claves originales"), Error([0.5, 0.5], "un peso por palabra")],
     ),
@@ -127,6 +135,7 @@ CASOS = {
                  Error(_exponente_T, "al revés"), Error(_una_fila_que_no_suma_1, "no suman 1"),
                  Error(_otra_temperatura, "los valores no"),
                  Error(_sin_return, "no devuelve nada"), Error(_solo_la_primera_fila, "la forma de los pesos"),
+                 Error(_en_numpy, "debe devolver un tensor de PyTorch"),
                  Error(torch.eye(2), "sin paréntesis")],
     ),
     "02.4": Caso(

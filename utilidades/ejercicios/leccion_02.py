@@ -70,6 +70,9 @@ def _pesos_de_ana(respuesta):
 @ejercicio("02.2")
 def _claves_identicas(respuesta):
     valor = a_numpy(respuesta)
+    if _es(valor, [2.0, 2.0, 2.0]):  # (2, 0) · (1, 1) = 2 con cada clave
+        return pista("esos son los productos escalares de la consulta con cada clave, no pesos: faltan dos pasos, "
+                     "dividirlos por √2 y aplicar el softmax.")
     if _es(valor, [2 / math.sqrt(2)] * 3):
         return pista("esos son los puntajes; conviértelos en pesos con el softmax.")
     if _es(valor, [1.0, 1.0, 1.0]):
@@ -78,6 +81,14 @@ def _claves_identicas(respuesta):
         return pista("esos son los pesos con las claves originales; aquí las tres claves son iguales.")
     # Con dos decimales, como en 02.1: 0.33 pasa, pero no 0.34 ni 0.325, que ya no suman 1.
     iguales = valor is not None and valor.shape == (3,) and np.all(np.isfinite(valor)) and np.ptp(valor) < 1e-9
+    # Subir uno a 0.34 para que sumen 1 tampoco: 0.34 no es 1/3 redondeado (está a más de 0.005), y la respuesta dice
+    # que una palabra recibe más que las otras, justo lo que unas claves iguales impiden.
+    forzada_a_sumar_1 = (_es(valor, [1 / 3] * 3) and not iguales and abs(valor.sum() - 1) < _DOS_DECIMALES
+                         and not _es(valor, [1 / 3] * 3, _DOS_DECIMALES))
+    if forzada_a_sumar_1:
+        return pista("casi: tus pesos suman 1, pero no son iguales, y con las tres claves iguales ninguna palabra "
+                     "puede recibir más que otra. Redondea cada peso por separado: que los redondeos no sumen justo 1 "
+                     "es normal.")
     if iguales and not _es(valor, [1 / 3] * 3, _DOS_DECIMALES):
         return pista(f"un reparto a partes iguales, bien; pero tus tres pesos suman {valor.sum():.3g} y los de una "
                      "fila suman 1: ¿cuánto le toca a cada palabra?")

@@ -162,18 +162,23 @@ def divisor_de_cada_cabeza(respuesta):
 
 
 # Ejercicio 04.5: un peso de la cabeza 1 de la sección 5 («verbo → primer sustantivo») en una frase que la lección no
-# muestra, con el sujeto en la posición 2. Tras dividir por √9, ser sustantivo suma 8 al puntaje del verbo con esa
-# palabra y cada puesto resta 1; la consulta del verbo no lee su propia posición. Los errores previstos cambian una
-# sola pieza: la escala, la parte de posición o la del papel.
-FRASE_04_5 = ["el", "pobre", "gato", "persigue", "al", "perro", "del", "vecino"]
-SUSTANTIVOS_04_5 = ("gato", "perro", "vecino")
+# muestra, con el verbo delante y el sujeto en la posición 2. Tras dividir por √9, ser sustantivo suma 8 al puntaje
+# del verbo con esa palabra y cada posición más adelante en la frase (contando desde el principio) resta 1; la consulta
+# del verbo no lee su propia posición. El verbo va primero para que su propio puntaje, 0, pese en el softmax: dejarlo
+# fuera (un error real) cambia el tercer decimal (0.866 en vez de 0.864); con el verbo detrás del sujeto solo cambiaba
+# el cuarto. Los errores previstos cambian una sola pieza: la escala, la parte de posición, la del papel o la
+# palabra que falta.
+FRASE_04_5 = ["persigue", "el", "perro", "del", "vecino", "al", "gato"]
+SUSTANTIVOS_04_5 = ("perro", "vecino", "gato")
 
 
-def _peso_04_5(sustantivo=8.0, retraso=1.0, escala=1.0):
-    """El peso de «persigue» a «gato» con los puntajes ya divididos por √9, multiplicados por `escala`."""
+def _peso_04_5(sustantivo=8.0, retraso=1.0, escala=1.0, sin_el_verbo=False):
+    """El peso de «persigue» a «perro» con los puntajes ya divididos por √9, multiplicados por `escala`."""
     puntajes = torch.tensor([sustantivo * (p in SUSTANTIVOS_04_5) - retraso * j for j, p in enumerate(FRASE_04_5)],
                             dtype=torch.float64)
-    return torch.softmax(puntajes * escala, dim=-1)[FRASE_04_5.index("gato")].item()
+    if sin_el_verbo:  # el softmax solo sobre las otras palabras, sin el puntaje del verbo consigo mismo
+        puntajes[FRASE_04_5.index("persigue")] = -math.inf
+    return torch.softmax(puntajes * escala, dim=-1)[FRASE_04_5.index("perro")].item()
 
 
 @ejercicio("04.5")
@@ -186,15 +191,15 @@ def peso_de_un_verbo(respuesta):
     correcto = _peso_04_5()
     if cerca(correcto):
         return bien("Los puntajes del verbo con las tres palabras que son sustantivos pesan mucho más que los demás, y "
-                    "de ellos el del primero: el softmax deja casi todo el peso en «gato».")
+                    "de ellos el del primero: el softmax deja casi todo el peso en «perro».")
     if es_cercano(valor, round(correcto, 2), 1e-9):
         return pista("vas bien, pero el enunciado pide el peso con tres decimales (por ejemplo 0.123), no con dos.")
     if not 0 <= valor <= 1:
         if es_cercano(valor, 8 - 2, 1e-6):
-            return pista("ese es el puntaje de «persigue» con «gato»; el peso sale del softmax de los puntajes de "
+            return pista("ese es el puntaje de «persigue» con «perro»; el peso sale del softmax de los puntajes de "
                          "«persigue» con todas las palabras de la frase.")
         if es_cercano(valor, 3 * (8 - 2), 1e-6):
-            return pista("ese es el puntaje de «persigue» con «gato» antes de dividir por √9; divídelo y pasa los "
+            return pista("ese es el puntaje de «persigue» con «perro» antes de dividir por √9; divídelo y pasa los "
                          "puntajes de «persigue» con todas las palabras por el softmax.")
         return pista("un peso está entre 0 y 1: calcula el puntaje de «persigue» con cada palabra y pásalos todos por "
                      "el softmax.")
@@ -208,12 +213,15 @@ def peso_de_un_verbo(respuesta):
                      "d_cabeza = 9.")
     if cerca(_peso_04_5(retraso=0.0)):
         return pista("te falta la parte de posición: además de buscar sustantivos, la consulta del verbo resta un "
-                     "punto por cada puesto de retraso de la palabra mirada.")
+                     "punto por cada posición más adelante en la frase de la palabra mirada.")
     if cerca(_peso_04_5(sustantivo=0.0)):
         return pista("te falta la parte del papel: la consulta del verbo suma puntos a las palabras que son "
                      "sustantivos.")
+    if cerca(_peso_04_5(sin_el_verbo=True)):
+        return pista("te falta una palabra en el softmax: «persigue» también se mira a sí mismo. Su puntaje consigo "
+                     "mismo (no es sustantivo y está en la posición 0) entra en el softmax con los de las demás.")
     if cerca(1 / len(FRASE_04_5)):
         return pista("ese es el reparto igual de las filas que no buscan nada; «persigue» es un verbo y su consulta "
                      "sí busca algo.")
-    return pista("escribe el puntaje de «persigue» con cada una de las 8 palabras (lo que suma ser sustantivo menos lo "
-                 "que resta su posición, ya dividido por √9), pásalos por torch.softmax y toma el de «gato».")
+    return pista("escribe el puntaje de «persigue» con cada una de las 7 palabras (lo que suma ser sustantivo menos lo "
+                 "que resta su posición, ya dividido por √9), pásalos por torch.softmax y toma el de «perro».")

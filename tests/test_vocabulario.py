@@ -27,6 +27,7 @@ GLOSARIO = RAIZ / "notebooks" / "GLOSARIO.md"
 DOCUMENTOS = [RAIZ / "README.md", RAIZ / "DOCENTES.md"]
 MODULOS = sorted((RAIZ / "utilidades").rglob("*.py")) + sorted((RAIZ / "herramientas").glob("*.py")) + [
     RAIZ / "tareas.py"]  # sus mensajes también los lee un estudiante o un docente
+GUIONES = sorted((RAIZ / "utilidades").rglob("*.js"))  # el JavaScript de las actividades: lo que muestra la página
 EN_LA_PROSA = "(en la prosa)"
 # Fichas de texto del código: comentarios, cadenas y, desde Python 3.12, el texto de una f-cadena (y de una
 # t-cadena en 3.14), que ya no llega como una sola cadena.
@@ -95,7 +96,8 @@ def plano(texto):
 
 def _formas(palabra):
     """Regex de una palabra y sus formas: «incrustación» -> incrustacion|incrustaciones; «embebido» -> embebido,
-    embebida, embebidos, embebidas; «vector» -> vector, vectores; «logit» -> logit, logits."""
+    embebida, embebidos, embebidas; «afina» -> afina, afinas, afinan; «vector» -> vector, vectores; «logit» -> logit,
+    logits."""
     palabra = plano(palabra.lower())
     if len(palabra) <= 2:  # «d», «de»: sin plural
         return re.escape(palabra)
@@ -103,8 +105,8 @@ def _formas(palabra):
         return re.escape(palabra) + "(?:es)?"
     if palabra.endswith("o"):
         return re.escape(palabra[:-1]) + "[oa]s?"
-    if palabra[-1] in "aeiou":
-        return re.escape(palabra) + "s?"
+    if palabra[-1] in "aeiou":  # «afina» -> afinas, afinan (el verbo en plural, que también se lee)
+        return re.escape(palabra) + "[sn]?"
     return re.escape(palabra) + "(?:es|s)?"
 
 
@@ -166,6 +168,18 @@ def piezas_de_codigo(codigo):
             linea, primera = [], None
 
 
+def textos_de_javascript(codigo):
+    """(texto, línea) de los comentarios y las cadenas de un archivo JavaScript: lo que se lee en la página (y en
+    el código) de una actividad. Basta una lectura con expresiones regulares: se mira el texto, no la sintaxis."""
+    lineas = codigo.splitlines()
+    patron_js = re.compile(r"//[^\n]*|/\*.*?\*/|'(?:\\.|[^'\\\n])*'|\"(?:\\.|[^\"\\\n])*\"|`(?:\\.|[^`\\])*`",
+                           re.S)
+    for m in patron_js.finditer(codigo):
+        numero = codigo.count("\n", 0, m.start()) + 1
+        cuerpo = m.group().lstrip("/").strip("*'\"`")
+        yield cuerpo, f"línea {numero}: {lineas[numero - 1].strip()}"
+
+
 def _sin_codigo_ni_enlaces(texto):
     """La prosa sin el código citado (`…`) ni las direcciones de los enlaces: ahí van nombres de PyTorch."""
     return re.sub(r"\]\([^)]*\)", "]", re.sub(r"`[^`]*`", "", texto))
@@ -188,6 +202,9 @@ def textos_del_curso():
     for ruta in MODULOS:
         donde = str(ruta.relative_to(RAIZ))
         yield from ((donde, tipo, t, c) for tipo, t, c in piezas_de_codigo(ruta.read_text(encoding="utf-8")))
+    for ruta in GUIONES:
+        for texto, donde in textos_de_javascript(ruta.read_text(encoding="utf-8")):
+            yield from ((f"{ruta.relative_to(RAIZ)}, {donde}", "texto", f, f) for f in frases(texto))
     for ruta in DOCUMENTOS:
         yield from ((str(ruta.relative_to(RAIZ)), "prosa", f, f) for f in frases(ruta.read_text(encoding="utf-8")))
     # Del glosario, la tabla de términos sin la columna «en inglés»; las otras secciones nombran las variantes.
@@ -235,6 +252,7 @@ TEXTOS = list(textos_del_curso())
 
 def test_el_glosario_se_lee():
     assert len(VARIANTES) >= 8 and SENTIDOS and GLOSAS, "el glosario debería dar variantes, sentidos y glosas"
+    assert GUIONES and any(d.endswith(".js") or ".js," in d for d, _, _, _ in TEXTOS), "no se lee el JavaScript"
     assert len({d.split(",")[0] for d, _, _, _ in TEXTOS}) > 20, "se leen muy pocos textos"
 
 
@@ -293,6 +311,9 @@ def test_el_detector_encuentra_las_formas():
     assert variantes_en("prosa", "un *decoder* causal", variantes)
     assert variantes_en("texto", "frases de distinto largo", variantes)
     assert variantes_en("prosa", "dos frases de distintos largos", variantes)
+    assert variantes_en("texto", "las flechas afinan el vector", variantes)  # el plural del verbo
+    assert [t for t, _ in textos_de_javascript("const a = 'un texto'; // un comentario\n")] == [
+        "un texto", " un comentario"], "del JavaScript se leen las cadenas y los comentarios"
     assert not variantes_en("prosa", "el decodificador (*decoder*)", variantes)
     assert not variantes_en("prosa", "(*encoder-decoder*)", variantes)
     assert not variantes_en("nombre", "TransformerEncoderLayer", variantes)

@@ -497,7 +497,7 @@ function conectarArrastre(local, vista, geo, estado, redibujar) {
     estado.arrastre = { tipo: asa.tipo, indice: asa.indice };
     estado.ultimo = estado.arrastre;
     svg.setPointerCapture(evento.pointerId);
-    // Después, con el foco en la actividad, las flechas afinan el vector agarrado.
+    // Después, con el foco en la actividad, las flechas mueven el vector agarrado, paso a paso.
     estado.teclado = { tipo: asa.tipo, indice: asa.indice };
     setTimeout(() => vista.raiz.focus({ preventScroll: true }), 0);
     redibujar(); // las coordenadas bajo el plano pasan al vector agarrado

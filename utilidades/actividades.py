@@ -344,8 +344,11 @@ def dibujar_estado(consultas=CONSULTAS_INICIALES, claves=CLAVES_INICIALES, elegi
         ax_plano.scatter(*K[j], s=TAMANO_PUNTO(pesos[j]), color=ACENTO if j == elegida else TINTA,
                          alpha=0.85 if datos["visibles"][j] else 0.25, zorder=3)
         etiquetas.append(ax_plano.annotate(palabra, K[j], xytext=(8, 6), textcoords="offset points", fontsize=12))
+    # La punta se queda 5 puntos antes de la consulta y la cabeza es algo menor que la de matplotlib: en el estado
+    # inicial la clave de «plata» está a 0.42 de la consulta de «banco», y con la flecha entera la cabeza la rozaba.
     ax_plano.annotate("", xy=Q[elegida], xytext=(0, 0),
-                      arrowprops={"arrowstyle": "-|>", "color": ACENTO, "lw": 3, "mutation_scale": 20})
+                      arrowprops={"arrowstyle": "-|>", "color": ACENTO, "lw": 3, "mutation_scale": 17,
+                                  "shrinkA": 0, "shrinkB": 5})
     # El nombre de la flecha va en una esquina, lejos de las claves, para no tapar ninguna etiqueta.
     # El punto de su clave va en el mismo rojo que la palabra elegida: el rótulo lo dice, para que nadie lo tome por
     # una segunda consulta.

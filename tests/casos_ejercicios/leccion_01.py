@@ -103,7 +103,8 @@ CASOS = {
         rechaza=[0.962, 0.964, 0.959, 0.966],  # inventados cerca del peso, con tres decimales
         errores=[Error(96.3, "porcentaje"), Error(0.746, "sin la máscara"), Error(0.037, "a sí misma"),
                  Error([0.963, 0.037], "un solo número"), Error(0.96, "tres decimales"),
-                 Error(0.959, "leerlo a ojo")],
+                 Error(0.959, "leerlo a ojo"), Error(0.962, "Redondea, no trunques"),
+                 Error(0.97, "ni siquiera con dos decimales")],  # 0.97 no redondea 0.963: no es «vas bien»
     ),
     "01.4": Caso(
         # La clave inicial alargada 1.72 veces, sin girarla: mide 3.29 y «banco» le da el 91 %.
@@ -115,7 +116,9 @@ CASOS = {
                  Error([2.6, 2.8], "le da el 96 % a «plata», pero tu clave mide 3.82"),  # 95.48: la barra dice 96
                  Error([-3.0, -3.0], "no puede medir más de"), Error([0.0, 0.0], "en el origen"),
                  Error([2.9, 2.0], "acércala también a la dirección"),
-                 Error([1.3 * 1.6, 1.4 * 1.6], "alárgala")],
+                 Error([1.3 * 1.6, 1.4 * 1.6], "alárgala"),
+                 # En la rejilla de 0.1 de la actividad: la barra dice 90 %, pero el peso es 0.897.
+                 Error([2.2, 2.3], "la barra de «plata» dice 90 %, pero es un porcentaje redondeado")],
         adivinanzas=[
             Adivinanza([2.6, 2.8], "la clave el doble de larga: la pregunta 5 enseña que «banco» le da el 96 %"),
             Adivinanza([3.0, 3.0], "la esquina del plano hacia la consulta: alargar sin medir"),

@@ -140,11 +140,17 @@ def _causal_guardo(respuesta):
     con = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, GUARDO, causal=True)
     sin = pesos_de_la_palabra(CONSULTAS_INICIALES, CLAVES_INICIALES, GUARDO)
     # Se pide con tres decimales: vale lo que está a menos de media milésima del peso exacto (más un margen de
-    # 0.0001 por si se redondea dos veces); 0.962 o 0.964, no.
+    # 0.0001 por si se redondea dos veces); 0.962 (truncado) o 0.964, no.
     if es_cercano(valor, con[0], 0.0006):
         return bien("Sin la máscara el peso era menor: al ocultar el futuro, el peso se reparte entre menos palabras.")
-    if es_cercano(valor, con[0], 0.01) and round(valor, 2) == valor:
+    if es_cercano(valor, round(float(con[0]), 2), 1e-9):
         return pista("vas bien, pero el enunciado pide el peso con tres decimales (por ejemplo 0.123), no con dos.")
+    if es_cercano(valor, math.floor(1000 * float(con[0])) / 1000, 1e-9):
+        return pista("casi: has cortado el peso en la tercera cifra decimal. Redondea, no trunques: mira la cuarta "
+                     "cifra para decidir la tercera.")
+    if es_cercano(valor, con[0], 0.01) and round(valor, 2) == valor:
+        return pista("cerca, pero ni siquiera con dos decimales es el peso: calcúlalo con pesos_de_la_palabra y "
+                     "dalo con tres decimales, en vez de leerlo a ojo de las barras.")
     if es_cercano(valor, con[0], 0.01):
         return pista("cerca, pero no es el peso: calcúlalo con pesos_de_la_palabra en vez de leerlo a ojo de las "
                      "barras (que van en porcentajes enteros).")
@@ -254,6 +260,11 @@ def _clave_de_plata(respuesta):
                     f"{math.ceil(1000 * _minimo_para_el_90(consulta)) / 1000:.3f}. La clave inicial ya estaba a "
                     f"{angulo_inicial:.0f}° de la consulta, así que girarla gana poco: lo que hacía falta era "
                     f"alargarla.")
+    if _barra_banco_plata(clave) >= 90:
+        return pista(f"la barra de «plata» dice {_barra_banco_plata(clave)} %, pero es un porcentaje redondeado: el "
+                     f"peso es {_por_debajo(peso)} % y hace falta un peso de al menos 0.90. Alarga un poco más la "
+                     f"clave o acércala a la dirección de la consulta de «banco» (sin que su norma pase de "
+                     f"{NORMA_MAXIMA_01_4:g}).")
     if angulo < 20:
         return pista(f"tu clave apunta casi hacia la consulta de «banco» ({angulo:.0f}° de diferencia), pero mide "
                      f"{norma:.2f} y con ella «banco» le da el {_por_debajo(peso)} % a «plata»: alárgala "

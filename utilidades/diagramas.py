@@ -63,7 +63,8 @@ def dibujar_bloque(ax=None, pre_norma=True, titulo=None):
     for n, (i, j) in enumerate(atajos, start=1):
         y_rama = (alturas[i] + alturas[i + 1]) / 2
         y_suma = alturas[j]
-        ax.plot([centro, derecha, derecha], [y_rama, y_rama, y_suma], color=SECUNDARIO, lw=2.2)
+        ax.plot([centro, derecha, derecha], [y_rama, y_rama, y_suma], color=SECUNDARIO, lw=2.2,
+                linestyle="-")  # continua: el estilo del curso alterna trazos y dejaría uno discontinuo
         ax.plot([centro], [y_rama], "o", color=SECUNDARIO, markersize=6)
         ax.annotate("", xy=(centro + 0.2, y_suma), xytext=(derecha, y_suma),
                     arrowprops={"arrowstyle": "-|>", "color": SECUNDARIO, "lw": 2.2})

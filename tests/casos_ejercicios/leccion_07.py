@@ -25,6 +25,11 @@ def _norma_por_lote(x, eps=1e-5):
     return (x - x.mean(dim=0)) / x.std(dim=0, unbiased=False)
 
 
+def _norma_sin_keepdim(x, eps=1e-5):
+    """Olvida keepdim=True: la media pierde la última dimensión y la resta no encaja (RuntimeError de PyTorch)."""
+    return (x - x.mean(dim=-1)) / torch.sqrt(x.var(dim=-1, unbiased=False) + eps)
+
+
 def _norma_sin_return(x, eps=1e-5):
     F.layer_norm(x, x.shape[-1:])
 
@@ -69,7 +74,7 @@ CASOS = {
         solucion=_ATENCION + _MLP + _NORMAS,
         errores=[
             Error(_ATENCION + _MLP, "te faltan las dos LayerNorm"),
-            Error(_ATENCION + _MLP + 2 * D, "dos vectores de d_modelo"),
+            Error(_ATENCION + _MLP + 2 * D, "les falta la mitad"),
             Error(4 * D * D + 2 * D * D_MLP + _NORMAS, "también un sesgo"),
             Error(_ATENCION, "solo la atención"),
             Error(_MLP, "solo el MLP"),
@@ -85,6 +90,7 @@ CASOS = {
             Error(_norma_insesgada, "unbiased=False"),
             Error(_norma_por_lote, "ÚLTIMA dimensión"),
             Error(_norma_sin_return, "no devuelve nada"),
+            Error(_norma_sin_keepdim, "keepdim=True"),
         ],
     ),
     "07.3": Caso(
@@ -97,6 +103,11 @@ CASOS = {
             Error(2 * _CELDAS * 4 / 1e6 / 12, "una sola cabeza"),
             Error(2 * _CELDAS * 4 / 2**20, "2²⁰"),
             Error(2 * _CELDAS / 1e6, "multiplica las celdas por 4"),
+            Error(4096**2 * 4 / 1e6, "una sola tabla de una sola cabeza"),
+            Error(2 * 4096 * 12 * 4 / 1e6, "L · L celdas, no L"),
+            Error(2 * _CELDAS * 4, "está en bytes"),
+            Error(2 * _CELDAS * 4 / 1e9, "está en GB"),
+            Error(1000, "parte de lo que ocupa una tabla"),
         ],
     ),
     "07.4": Caso(

@@ -15,11 +15,11 @@ def _parametros_a_mano(respuesta):
     mlp = (d * d_mlp + d_mlp) + (d_mlp * d + d)
     normas = 2 * 2 * d
     if valor == atencion + mlp + normas:
-        return bien("Atención, MLP y dos LayerNorm, como en la tabla de la lección con otros tamaños. Fíjate: ni el "
-                    "número de cabezas ni la longitud de la frase aparecen en la cuenta.")
+        return bien("Atención, MLP y dos LayerNorm, como en la tabla de la lección con otros tamaños.")
     errores = {
         atencion + mlp: "te faltan las dos LayerNorm: cada una aprende una escala y un desplazamiento por número.",
-        atencion + mlp + 2 * d: "cada LayerNorm aprende dos vectores de d_modelo números: la escala y el "
+        atencion + mlp + 2 * d: "a tus LayerNorm les falta la mitad: el bloque tiene dos (una antes de cada "
+                                "subcapa) y cada una aprende dos vectores de d_modelo números, la escala y el "
                                 "desplazamiento.",
         4 * d * d + 2 * d * d_mlp + normas: "cada capa lineal tiene también un sesgo por cada salida.",
         4 * d * d + 2 * d * d_mlp: "cada capa lineal tiene un sesgo por salida, y las LayerNorm también cuentan.",
@@ -42,7 +42,15 @@ def _norma_de_capa(funcion):
     entradas = [3 * torch.randn(2, 5, 8, generator=generador) + 1, torch.randn(4, 6, generator=generador),
                 torch.tensor([[1.0, 2.0, 3.0, 4.0]])]
     for x in entradas:
-        resultado = llamar(funcion, x.clone(), forma=x.shape, pista_forma="Debe tener la misma forma que la entrada.")
+        try:
+            resultado = llamar(funcion, x.clone(), forma=x.shape,
+                               pista_forma="Debe tener la misma forma que la entrada.")
+        except RuntimeError as error:
+            if "must match the size" in str(error):  # la media (o la varianza) perdió la última dimensión
+                return pista(f"con una entrada de forma {tuple(x.shape)} tu función no puede restar la media: al "
+                             "calcularla con dim=-1 desaparece la última dimensión y ya no encaja con x. Añade "
+                             "keepdim=True a la media y a la varianza para que la conserven (con tamaño 1).")
+            raise
         resultado = resultado.detach().float()  # una respuesta en float64 (o hecha con NumPy y convertida) también vale
         esperado = F.layer_norm(x, x.shape[-1:])
         if torch.allclose(resultado, esperado, atol=1e-4):
@@ -69,16 +77,22 @@ def _memoria_de_las_tablas(respuesta):
                     "no guardan la tabla entera.")
     errores = [
         (celdas * 4 / 1e6, "eso es una sola tabla por cabeza; nuestra `atencion` guarda a la vez dos: los puntajes y "
-                           "los pesos que la softmax calcula a partir de ellos."),
+                           "los pesos que el softmax calcula a partir de ellos."),
+        (4096**2 * 4 / 1e6, "eso es una sola tabla de una sola cabeza: cuenta cuántas tablas guarda cada cabeza y "
+                            "cuántas cabezas tiene el bloque."),
+        (2 * 4096 * 12 * 4 / 1e6, "una tabla L × L tiene L · L celdas, no L."),
+        (esperado * 1e6, "ese número está en bytes; el ejercicio lo pide en MB."),
+        (esperado / 1e3, "ese número está en GB; el ejercicio lo pide en MB."),
         (2 * celdas * 8 / 1e6, "float32 ocupa 4 bytes por número, no 8."),
         (2 * celdas * 4 / 1e6 / 12, "eso es una sola cabeza; cada cabeza tiene sus propias tablas."),
         (2 * celdas * 4 / 2**20, "usa 1 MB = 1 000 000 bytes, como en la tabla de la lección (dividiste entre 2²⁰)."),
         (2 * celdas / 1e6, "cada número float32 ocupa 4 bytes; multiplica las celdas por 4."),
     ]
     for valor_erroneo, texto in errores:
-        if abs(valor - valor_erroneo) < 1:
+        if abs(valor - valor_erroneo) <= 0.005 * valor_erroneo:  # a medio por ciento: cifras muy distintas
             return pista(texto)
-    return pista("celdas por tabla = L², por 2 tablas, por 12 cabezas, por 4 bytes, y divide entre 1 000 000.")
+    return pista("parte de lo que ocupa una tabla L × L en float32 (la columna «L² · 4 bytes» de la sección 6 para "
+                 "L = 4096) y cuenta cuántas tablas así hay a la vez en el bloque entero.")
 
 
 @ejercicio("07.4")

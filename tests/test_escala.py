@@ -181,6 +181,26 @@ def test_rotulo_del_reparto_igual_no_pisa_los_porcentajes(T):
     assert not pisados, f"con T = {T}, «reparto igual» pisa {pisados}"
 
 
+@pytest.mark.parametrize("d", [1, 2, 64, 512])
+def test_la_leyenda_de_los_puntajes_no_toca_los_histogramas(d):
+    """La leyenda del histograma de la sección 6 queda por encima de las barras, con aire: con el eje hasta 3, su
+    borde inferior rozaba el pico azul de los puntajes escalados. Con el estilo de las lecciones (letra grande)."""
+    from utilidades.graficos import aplicar_estilo
+
+    aplicar_estilo()
+    _, fig = vista_de_escala(d)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    leyenda = ax.get_legend().get_window_extent(renderer)
+    margen = 12 * fig.dpi / 72  # unos 12 puntos de aire alrededor de la leyenda
+    cajas = [barra.get_window_extent(renderer) for barra in ax.patches if barra.get_height() > 0]
+    tocadas = [caja for caja in cajas if caja.x1 > leyenda.x0 - margen and caja.x0 < leyenda.x1 + margen
+               and caja.y1 > leyenda.y0 - margen]
+    plt.close(fig)
+    assert not tocadas, f"con d = {d}, la leyenda toca o casi toca {len(tocadas)} barras de los histogramas"
+
+
 def test_panel_de_escala_se_actualiza_al_mover_d():
     import ipywidgets as widgets
 

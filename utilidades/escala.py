@@ -97,7 +97,9 @@ def vista_de_escala(d, consultas=1000, claves=8, semilla=0, d_maximo=512):
         limite = max(1.0, float(np.abs(valores).max()))
         ejes[0].hist(valores, bins=np.linspace(-limite, limite, 61), density=True, log=True, color=color, alpha=0.75,
                      label=nombre)
-    ejes[0].set_ylim(1e-4, 3)  # fijo para todo d, como el eje de los puntajes; arriba queda sitio para la leyenda
+    # Fijo para todo d, como el eje de los puntajes. Arriba, hasta 1000, queda sitio para la leyenda sobre el pico
+    # central (densidad ≈ 0.4, y ≈ 1 con d = 1): con un tope de 3, su borde inferior rozaba ese pico.
+    ejes[0].set_ylim(1e-4, 1e3)
     tope = max(float(np.abs(crudos).max()),
                float(np.abs(_puntajes_crudos(max(d, d_maximo), consultas, claves, semilla)).max()))
     ejes[0].set_xlim(-1.05 * tope, 1.05 * tope)

@@ -54,6 +54,12 @@ def _con_torch(puntajes, T):
     return torch.softmax(torch.as_tensor(puntajes, dtype=torch.float64) / T, dim=-1).numpy()
 
 
+def _con_exp_de_torch(puntajes, T):
+    z = torch.as_tensor(puntajes, dtype=torch.float64) / T
+    e = torch.exp(z - z.max(dim=-1, keepdim=True).values)
+    return (e / e.sum(dim=-1, keepdim=True)).numpy()
+
+
 def _con_metodo_de_tensor(puntajes, T):
     return (torch.as_tensor(puntajes, dtype=torch.float64) / T).softmax(-1).numpy()
 
@@ -106,9 +112,11 @@ CASOS = {
         errores=[Error(_sin_restar_maximo, "desborda"), Error(_por_T, "Divide entre T"),
                  Error(_sin_keepdims, "no coinciden"), Error(_sin_return, "no devuelve nada"),
                  Error(3.0, "sin paréntesis"), Error(_restar_minimo, "restar el mínimo"),
-                 Error(_maximo_global, "máximo de toda la tabla"), Error(_con_torch, "sin PyTorch")],
+                 Error(_maximo_global, "máximo de toda la tabla"), Error(_con_torch, "sin PyTorch"),
+                 Error(_con_exp_de_torch, "sin PyTorch")],
         adivinanzas=[
             Adivinanza(_con_torch, "torch.softmax, prohibido por el enunciado («sin PyTorch»)"),
+            Adivinanza(_con_exp_de_torch, "el softmax escrito a mano con torch.exp y devuelto con .numpy()"),
             Adivinanza(_con_metodo_de_tensor, "el método .softmax de un tensor"),
             Adivinanza(_con_funcional, "torch.nn.functional.softmax, que además devuelve un tensor"),
             Adivinanza(_con_scipy, "scipy.special.softmax, un softmax ya hecho"),
@@ -145,7 +153,9 @@ CASOS = {
         errores=[Error(0.75, "reparto igual entre cuatro"), Error(0.875, "entre ocho"), Error(1, "suma de los pesos"),
                  Error(0, "no 0"), Error(0.0291, "solo la derivada del peso mayor"),
                  Error(0.0297, "te falta la derivada del peso mayor"), Error(0.9412, "sumado p_j²"),
-                 Error(0.06, "tres decimales"), Error(0.2, "súmalos")],
-        rechaza=[0.0595, 0.0582, 0.0597],  # cerca, pero no son la cuenta: tests/test_escala.py mira su pista
+                 Error(0.06, "tres decimales"), Error(0.2, "súmalos"),
+                 Error(0.0591, "1 − 0.97²"), Error(0.0594, "término del peso mayor")],
+        # Cerca, pero no son la cuenta (tests/test_escala.py mira la pista de las tres primeras):
+        rechaza=[0.0595, 0.0582, 0.0597, 0.0591, 0.0594],
     ),
 }

@@ -30,12 +30,50 @@ def _norma_sin_keepdim(x, eps=1e-5):
     return (x - x.mean(dim=-1)) / torch.sqrt(x.var(dim=-1, unbiased=False) + eps)
 
 
+def _norma_sin_eps(x, eps=1e-5):
+    """Olvida eps: con una palabra constante divide 0 entre 0 (NaN)."""
+    return (x - x.mean(dim=-1, keepdim=True)) / x.std(dim=-1, keepdim=True, unbiased=False)
+
+
+def _norma_eps_fuera(x, eps=1e-5):
+    """Suma eps fuera de la raíz: solo se nota cuando la varianza es del orden de eps o menor."""
+    media = x.mean(dim=-1, keepdim=True)
+    return (x - media) / (torch.sqrt(x.var(dim=-1, keepdim=True, unbiased=False)) + eps)
+
+
+def _norma_con_nn(x, eps=1e-5):
+    """Usa la LayerNorm de PyTorch en lugar de escribir la cuenta."""
+    return torch.nn.LayerNorm(x.shape[-1], elementwise_affine=False)(x)
+
+
+def _norma_con_f(x, eps=1e-5):
+    return F.layer_norm(x, x.shape[-1:], eps=eps)
+
+
 def _norma_sin_return(x, eps=1e-5):
     F.layer_norm(x, x.shape[-1:])
 
 
 def _contar(d_modelo, d_mlp):
     return 4 * d_modelo**2 + 4 * d_modelo + 2 * d_modelo * d_mlp + d_mlp + d_modelo + 4 * d_modelo
+
+
+def _contar_creando(d_modelo, d_mlp):
+    """El atajo que el enunciado prohíbe: crear el bloque y sumar sus parámetros."""
+    from utilidades.bloques import BloqueTransformer
+    return sum(p.numel() for p in BloqueTransformer(d_modelo, 1, d_mlp).parameters())
+
+
+def _contar_una_norma(d_modelo, d_mlp):
+    return _contar(d_modelo, d_mlp) - 2 * d_modelo
+
+
+def _contar_sin_sesgos(d_modelo, d_mlp):
+    return 4 * d_modelo**2 + 2 * d_modelo * d_mlp + 4 * d_modelo
+
+
+def _contar_4d(d_modelo, d_mlp):
+    return _contar(d_modelo, 4 * d_modelo)
 
 
 def _contar_fijo(d_modelo, d_mlp):
@@ -86,11 +124,15 @@ CASOS = {
         adivinanzas=[Adivinanza(_norma_insesgada, "torch.var por defecto (entre d − 1)")],
         solucion=_norma_de_capa,
         acepta=[_norma_en_float64],
+        rechaza=[_norma_con_f],  # F.layer_norm, como nn.LayerNorm: el enunciado pide la cuenta a mano
         errores=[
             Error(_norma_insesgada, "unbiased=False"),
             Error(_norma_por_lote, "ÚLTIMA dimensión"),
             Error(_norma_sin_return, "no devuelve nada"),
             Error(_norma_sin_keepdim, "keepdim=True"),
+            Error(_norma_sin_eps, "no suma eps"),
+            Error(_norma_eps_fuera, "eps va dentro de la raíz"),
+            Error(_norma_con_nn, "a mano"),
         ],
     ),
     "07.3": Caso(
@@ -115,7 +157,11 @@ CASOS = {
         solucion=_contar,
         errores=[
             Error(_contar_fijo, "d_modelo = 48"),
-            Error(_contar_sin_normas, "con (64, 256)"),
+            Error(_contar_sin_normas, "te faltan las dos LayerNorm"),
+            Error(_contar_una_norma, "el bloque tiene dos LayerNorm"),
+            Error(_contar_sin_sesgos, "un sesgo por cada salida"),
+            Error(_contar_4d, "usa el argumento d_mlp"),
+            Error(_contar_creando, "sin crear el bloque"),
             Error(_contar_sin_return, "no devuelve nada"),
         ],
         desviadas=[_contar_30_mas, _contar_30_menos],

@@ -36,12 +36,23 @@ def _parametros_a_mano(respuesta):
 
 @ejercicio("07.2")
 def _norma_de_capa(funcion):
-    """Una LayerNorm sin escala ni desplazamiento: media 0 y desviación 1 en la última dimensión."""
+    """Una LayerNorm sin escala ni desplazamiento, escrita a mano: media 0 y desviación 1 en la última dimensión."""
     exigir_funcion(funcion, "comprobar('07.2', norma_de_capa)")
     generador = torch.Generator().manual_seed(7)
     entradas = [3 * torch.randn(2, 5, 8, generator=generador) + 1, torch.randn(4, 6, generator=generador),
-                torch.tensor([[1.0, 2.0, 3.0, 4.0]])]
+                torch.tensor([[1.0, 2.0, 3.0, 4.0]]),
+                torch.full((1, 4), 3.0),  # una palabra constante: varianza 0, solo eps evita dividir entre 0
+                torch.tensor([[1e-3, -2e-3, 1.5e-3, -5e-4]])]  # varianza ≈ 2e-6, menor que eps: aquí eps se nota
+    usadas = []
+    original = F.layer_norm
+
+    def vigilada(*argumentos, **opciones):  # anota si la respuesta llama a la LayerNorm de PyTorch
+        usadas.append(True)
+        return original(*argumentos, **opciones)
+
     for x in entradas:
+        esperado = F.layer_norm(x, x.shape[-1:])
+        F.layer_norm = vigilada  # nn.LayerNorm también pasa por aquí
         try:
             resultado = llamar(funcion, x.clone(), forma=x.shape,
                                pista_forma="Debe tener la misma forma que la entrada.")
@@ -51,11 +62,22 @@ def _norma_de_capa(funcion):
                              "calcularla con dim=-1 desaparece la última dimensión y ya no encaja con x. Añade "
                              "keepdim=True a la media y a la varianza para que la conserven (con tamaño 1).")
             raise
+        finally:
+            F.layer_norm = original
+        if usadas:
+            return pista("el ejercicio pide escribir la cuenta a mano, con la media y la varianza; no uses "
+                         "nn.LayerNorm ni F.layer_norm, que ya la hacen por dentro.")
         resultado = resultado.detach().float()  # una respuesta en float64 (o hecha con NumPy y convertida) también vale
-        esperado = F.layer_norm(x, x.shape[-1:])
         if torch.allclose(resultado, esperado, atol=1e-4):
             continue
         media = x.mean(dim=-1, keepdim=True)
+        varianza = x.var(dim=-1, keepdim=True, unbiased=False)
+        if torch.isnan(resultado).any() or torch.allclose(resultado, (x - media) / torch.sqrt(varianza), atol=1e-4):
+            return pista(f"con la entrada {x.tolist()} tu función no suma eps a la varianza (con una palabra "
+                         "constante divide 0 entre 0 y da NaN): divide por torch.sqrt(varianza + eps).")
+        if torch.allclose(resultado, (x - media) / (torch.sqrt(varianza) + 1e-5), atol=1e-4):
+            return pista("eps va dentro de la raíz, sumado a la varianza: torch.sqrt(varianza + eps), no "
+                         "torch.sqrt(varianza) + eps. Se nota cuando la varianza es muy pequeña.")
         insesgada = (x - media) / torch.sqrt(x.var(dim=-1, keepdim=True, unbiased=True) + 1e-5)
         if torch.allclose(resultado, insesgada, atol=1e-4):
             return pista("la varianza de LayerNorm divide entre n, no entre n − 1: usa unbiased=False.")
@@ -102,12 +124,40 @@ def _contar_parametros(funcion):
     from utilidades.bloques import BloqueTransformer
 
     casos = [(64, 4, 256), (48, 4, 192), (16, 2, 32), (96, 4, 384), (8, 1, 8), (32, 8, 100)]
-    for d_modelo, cabezas, d_mlp in casos:
-        esperado = sum(p.numel() for p in BloqueTransformer(d_modelo, cabezas, d_mlp).parameters())
-        obtenido = entero(llamar(funcion, d_modelo, d_mlp, tipo=None))
+    esperados = [sum(p.numel() for p in BloqueTransformer(*caso).parameters()) for caso in casos]
+    creados = []
+    init_original = BloqueTransformer.__init__
+
+    def init_vigilado(self, *argumentos, **opciones):  # anota si la respuesta crea un bloque para contarlo
+        creados.append(True)
+        init_original(self, *argumentos, **opciones)
+
+    for (d_modelo, _, d_mlp), esperado in zip(casos, esperados):
+        BloqueTransformer.__init__ = init_vigilado
+        try:
+            obtenido = entero(llamar(funcion, d_modelo, d_mlp, tipo=None))
+        finally:
+            BloqueTransformer.__init__ = init_original
+        if creados:
+            return pista("el ejercicio pide contar sin crear el bloque: escribe la cuenta con d_modelo y d_mlp, "
+                         "pieza a pieza, como hiciste a mano en el ejercicio 1.")
         if obtenido is None:
             return pista(f"tu función debe devolver un número entero; con ({d_modelo}, {d_mlp}) no lo hace.")
         if obtenido != esperado:
+            d = d_modelo
+            errores = {
+                esperado - 4 * d: "te faltan las dos LayerNorm: cada una aprende 2 · d_modelo números.",
+                esperado - 2 * d: "el bloque tiene dos LayerNorm (una antes de cada subcapa), cada una con 2 · "
+                                  "d_modelo números.",
+                esperado - (3 * d + d + d_mlp + d): "cada capa lineal tiene también un sesgo por cada salida.",
+                esperado - (2 * d * d + 2 * d): "la capa qkv tiene 3 · d_modelo salidas (Q, K y V), no d_modelo.",
+            }
+            if d_mlp != 4 * d:
+                errores.setdefault(esperado + 2 * d * (4 * d - d_mlp) + (4 * d - d_mlp),
+                                   "usa el argumento d_mlp: no siempre vale 4 · d_modelo.")
+            if obtenido in errores:
+                return pista(f"con d_modelo = {d_modelo} y d_mlp = {d_mlp} tu función da {obtenido}: "
+                             f"{errores[obtenido]}")
             if (d_modelo, d_mlp) == (64, 256):
                 return pista("con (64, 256) tu función no da el total que la lección contó para "
                              "BloqueTransformer(64, 4, 256); compara término a término con su tabla.")

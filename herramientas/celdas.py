@@ -89,7 +89,8 @@ import subprocess
 import sys
 import tempfile
 
-version_del_curso, huella_del_curso = "{version}", "{huella}"  # la huella: la de utilidades/ en git
+# La versión del curso y la huella (el árbol de git) de su carpeta utilidades/, que Colab comprueba al descargar.
+version_del_curso, huella_del_curso = "{version}", "{huella}"
 if "google.colab" in sys.modules:
     carpeta_del_curso = "{carpeta_colab}"
     repositorio_del_curso, referencia_del_curso = "{repositorio}", "{referencia}"

@@ -218,7 +218,7 @@ def estudiante_en_la_actividad(pagina, actividad, capturas, prefijo=""):
     # Teclado: tras el clic, la flecha → elige y fija la palabra siguiente, «plata».
     pagina.wait_for_timeout(200)
     pagina.keyboard.press("ArrowRight")
-    yo.esperar(lambda v: v["elegida"] == 3 and v["fijada"] == 3 and v["frase"].startswith("«plata»"),
+    yo.esperar(lambda v: v["elegida"] == 3 and v["fijada"] == 3 and v["frase"].startswith("La palabra «plata»"),
                "«plata» con → (elegida y fijada)")
 
     # Solo con el teclado: Tab lleva a las palabras, que reciben el foco y se mueven con las flechas.

@@ -274,7 +274,7 @@ ERRONEAS = [
     ("07.3", 2 * _CELDAS * 4 / 2**20, "1 000 000"),
     ("07.3", 3.0, "L²"),
     ("07.4", _contar_fijo, "d_modelo"),
-    ("07.4", _contar_sin_normas, "con (64, 256)"),
+    ("07.4", _contar_sin_normas, "te faltan las dos LayerNorm"),
 ]
 
 

@@ -3,21 +3,12 @@
 import numpy as np
 import torch
 
-from utilidades.ejercicios import Fallo, a_numpy, bien, ejercicio, exigir_funcion, exigir_numero, llamar, pista
-
-
-def _numero_de_celdas(respuesta):
-    """La respuesta como int; si no es un número entero, termina con una pista que enseña el valor recibido."""
-    valor = exigir_numero(respuesta, "un número entero")
-    if valor != round(valor):
-        raise Fallo(pista(f"las celdas se cuentan con un número entero, sin decimales, y tu respuesta vale {valor!r}; "
-                          f"si la calculaste con divisiones o decimales, cuenta celdas enteras."))
-    return int(round(valor))
+from utilidades.ejercicios import a_numpy, bien, ejercicio, exigir_entero, exigir_funcion, llamar, pista
 
 
 @ejercicio("05.1")
 def visibles_causal(respuesta):
-    valor = _numero_de_celdas(respuesta)
+    valor = exigir_entero(respuesta, "un número entero de celdas")
     if valor == 100:
         return pista("esas son todas las celdas de la tabla; la máscara oculta el futuro de cada palabra.")
     if valor == 45:
@@ -91,7 +82,7 @@ def mascara_de_ventana(funcion):
 
 @ejercicio("05.3")
 def visibles_con_las_dos(respuesta):
-    valor = _numero_de_celdas(respuesta)
+    valor = exigir_entero(respuesta, "un número entero de celdas")
     if valor == 36:
         return pista("eso sería solo con la máscara causal; el relleno oculta además sus columnas.")
     if valor == 40:

@@ -2,9 +2,10 @@
 
 Uso: python -m herramientas.corpus [--forzar]
 
-Lee las celdas de texto de notebooks/NN_*.ipynb (no las soluciones), les quita el código, las fórmulas y las
-marcas de Markdown, y escribe datos/corpus.txt y datos/README.md. Si el corpus ya existe, avisa y no lo toca
-salvo con --forzar: así, editar una lección no cambia en silencio los resultados de la lección 10.
+Lee las celdas de texto de las lecciones 01 a 09 (notebooks/NN_*.ipynb, no las soluciones), les quita el
+código, las fórmulas y las marcas de Markdown, y escribe datos/corpus.txt y datos/README.md. Si el corpus ya
+existe, avisa y no lo toca salvo con --forzar: así, editar una lección no cambia en silencio los resultados
+de la lección 10.
 """
 
 import collections
@@ -25,6 +26,10 @@ _SIMBOLOS = {
     r"\epsilon": "épsilon", r"\varepsilon": "épsilon", r"\theta": "theta", r"\lambda": "lambda",
     r"\pi": "pi", r"\omega": "omega", r"\dots": "…", r"\ldots": "…", r"\cdots": "…",
 }
+# Las lecciones 10 y 11 hablan del modelo que se entrena con este corpus (sus pérdidas, su tamaño, sus muestras):
+# dentro del corpus, esas cifras quedarían viejas en cuanto se volviera a entrenar, y el modelo leería frases sobre
+# sí mismo que ya no son verdad. Por eso el corpus es la prosa de las lecciones anteriores.
+ULTIMA_LECCION = 9
 _MAXIMO_EN_LINEA = 40  # una fórmula o un código más largo que esto se nombra en vez de copiarse
 
 
@@ -110,7 +115,7 @@ def limpiar_markdown(texto):
             actual.append(linea.strip())
     if actual:
         parrafos.append(" ".join(actual))
-    parrafos = [re.sub(r"\s+([,.;:!?»)])", r"\1", re.sub(r"\s+", " ", p)).strip() for p in parrafos]
+    parrafos = [re.sub(r"\s+([,;:!?»)]|\.(?!\w))", r"\1", re.sub(r"\s+", " ", p)).strip() for p in parrafos]
     return "\n".join(p for p in parrafos if len(p) > 1)
 
 
@@ -126,6 +131,8 @@ def construir_corpus():
     """Devuelve (texto, rutas): la prosa de las lecciones en orden, y las lecciones usadas."""
     partes, rutas = [], []
     for ruta in cuadernos(incluir_soluciones=False):
+        if int(ruta.name[:2]) > ULTIMA_LECCION:
+            continue
         try:
             partes.append(prosa_de_cuaderno(ruta))
         except (ValueError, KeyError) as error:  # un cuaderno a medio escribir no es JSON válido
@@ -151,9 +158,12 @@ def _leeme(texto, rutas):
 ## `corpus.txt`: la prosa del propio curso
 
 Es el texto con el que se entrena el mini-GPT de la lección 10. Sale de las celdas de texto de las lecciones
-(no de las soluciones), en este orden:
+01 a {ULTIMA_LECCION:02d} (no de las soluciones), en este orden:
 
 {lecciones}
+
+Las lecciones 10 y 11 no entran: hablan del modelo que se entrena con este corpus (sus pérdidas, su tamaño, sus
+muestras), y esas cifras, dentro del corpus, quedarían viejas en cuanto se volviera a entrenar.
 
 A cada celda se le quitan los bloques de código, las fórmulas en su propia línea, las etiquetas HTML, las
 direcciones web y las marcas de Markdown (títulos, negritas, viñetas, tablas); los enlaces conservan su texto.

@@ -53,7 +53,7 @@ ESPERA_INDICE = 10  # segundos que se espera al índice de PyTorch antes de pasa
 # Espacio libre que pide la primera instalación: lo que ocupa .venv (1.4 GB medidos en Linux) con margen.
 ESPACIO_NECESARIO = 3 * 2**30
 
-# Las dos perturbaciones de PRUEBAS.md: otro número de hilos y otra capacidad de CPU.
+# Las dos perturbaciones con las que deben reproducirse las salidas guardadas: otro número de hilos y otra CPU.
 PERTURBACIONES = {
     "normal": {},
     "un hilo": {"OMP_NUM_THREADS": "1"},
@@ -449,8 +449,9 @@ def pruebas(argumentos, entorno_extra=None):
 
 
 def perturbadas(argumentos):
-    """Ejecuta las pruebas en las tres condiciones de PRUEBAS.md y resume: todas en la normal; con un hilo y con otra
-    CPU, solo lo que depende de ellas, los cuadernos (nbval), salvo que se pidan otras rutas."""
+    """Ejecuta las pruebas en tres condiciones y resume: todas en la normal; con un hilo (OMP_NUM_THREADS=1) y con
+    otra CPU (ATEN_CPU_CAPABILITY=avx2), solo lo que depende de ellas, los cuadernos (nbval), salvo que se pidan
+    otras rutas. Las salidas guardadas deben reproducirse en las tres."""
     resultados = {}
     for nombre, extra in PERTURBACIONES.items():
         print(f"\n===== Pruebas: {nombre} {extra or ''} =====", flush=True)
@@ -487,7 +488,8 @@ def enlaces(argumentos):
 
 def publicar(argumentos):
     """Antes de etiquetar una versión: pone la huella de utilidades/ en las lecciones y comprueba lo que necesitan las
-    insignias de Colab (la etiqueta = __version__ = CITATION.cff, cada insignia y celda de preparación la nombran)."""
+    insignias de Colab (la etiqueta es la versión de utilidades/__init__.py y la de CITATION.cff, y cada insignia y
+    celda de preparación la nombran)."""
     argumentos = _proteger_cuadernos(argumentos, "reescribe la celda de preparación de los cuadernos")
     return _en_entorno(["-m", "herramientas.celdas", "publicar", *argumentos])
 
@@ -522,12 +524,37 @@ def plan(_argumentos):
 TAREAS = {"abrir": abrir, "pruebas": pruebas, "perturbadas": perturbadas, "salidas": salidas, "banco": banco,
           "colab": colab, "enlaces": enlaces, "publicar": publicar, "diapositivas": diapositivas, "corregir": corregir,
           "plan": plan}
-# Las de quien estudia o enseña no instalan las herramientas de quien contribuye (`plan` no instala nada).
-SOLO_ESTUDIANTE = {"abrir", "corregir", "plan"}
+# Las de quien estudia o enseña no instalan las herramientas de quien contribuye (`plan` no instala nada): las de
+# quien enseña solo usan nbformat, nbclient, nbconvert, psutil y torch, que ya están en requirements.txt.
+SOLO_ESTUDIANTE = {"abrir", "corregir", "diapositivas", "banco", "plan"}
+AYUDA = ("-h", "--help", "--ayuda")
+# El módulo de herramientas/ cuya explicación completa la de cada tarea en su ayuda (se lee sin importarlo).
+MODULO_DE_LA_TAREA = {"salidas": "ejecutar", "banco": "banco", "colab": "colab", "enlaces": "celdas",
+                      "diapositivas": "diapositivas", "corregir": "corregir"}
+
+
+def ayuda_de_la_tarea(tarea):
+    """El texto de ayuda de una tarea: qué hace y, si la hace un módulo de herramientas/, su uso. No importa ni
+    instala nada (el docstring del módulo se lee con ast), así que funciona antes de la primera instalación."""
+    import ast
+    import inspect
+
+    partes = [f"python3 tareas.py {tarea}: {inspect.cleandoc(TAREAS[tarea].__doc__)}"]
+    modulo = MODULO_DE_LA_TAREA.get(tarea)
+    if modulo:
+        fuente = (RAIZ / "herramientas" / f"{modulo}.py").read_text(encoding="utf-8")
+        partes.append(ast.get_docstring(ast.parse(fuente)).strip())
+    return "\n\n".join(partes)
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] and argv[0] in AYUDA:
+        print(__doc__)
+        sys.exit(0)
+    if argv[:1] and argv[0] in TAREAS and any(a in AYUDA for a in argv[1:]):
+        print(ayuda_de_la_tarea(argv[0]))  # la ayuda nunca instala ni ejecuta nada, esté donde esté la opción
+        sys.exit(0)
     if not argv or argv[0] not in TAREAS:
         print(__doc__)
         conocidas = ", ".join(TAREAS)

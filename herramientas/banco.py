@@ -2,8 +2,9 @@
 
 Uso: python3 tareas.py banco [--guardar] [CUADERNO ...]   (sin cuadernos: todos). No toca los cuadernos.
      python3 tareas.py banco --figuras [CUADERNO ...]   tamaño en píxeles de cada figura guardada (sin ejecutar)
-Con --guardar escribe la tabla de las lecciones en DOCENTES.md, entre las marcas MARCA_INICIO y MARCA_FIN: la
-guía docente incluye así los tiempos medidos, nunca tecleados.
+Con --guardar escribe la tabla de las lecciones en DOCENTES.md, entre sus comentarios «banco: inicio» y «banco:
+fin»: la guía docente incluye así los tiempos de ejecución medidos, nunca tecleados (los minutos «En clase» son la
+estimación que anuncia cada lección en su primera celda).
 """
 
 import ast
@@ -25,8 +26,12 @@ from herramientas.cuadernos import RAIZ, cuadernos, fuente, leer_argumentos, lee
 GUIA = RAIZ / "DOCENTES.md"
 MARCA_INICIO = "<!-- banco: inicio (tabla generada por `python3 tareas.py banco --guardar`; no la edites a mano) -->"
 MARCA_FIN = "<!-- banco: fin -->"
-# Las sesiones de clase que propone la guía docente (dos lecciones por sesión, en orden; la 11 cierra sola).
-SESIONES = [("01", "02"), ("03", "04"), ("05", "06"), ("07", "08"), ("09", "10"), ("11",)]
+# Las sesiones de clase que propone la guía docente: dos lecciones por sesión, en orden. La 10 (la más larga, con
+# dos entrenamientos) se reparte entre dos sesiones: «10.1» es su primera parte y «10.2», la segunda, que empieza en
+# la sección de CORTES. La primera sesión deja además un rato para instalar el curso en el aula.
+SESIONES = [("01", "02"), ("03", "04"), ("05", "06"), ("07", "08"), ("09", "10.1"), ("10.2", "11")]
+CORTES = {"10": "## 8. Generar texto"}
+MINUTOS_PARA_INSTALAR = 20  # estimación, no medida: abrir el curso, y la instalación de quien no la hizo en casa
 MAPA_INICIO = "<!-- mapa de ejercicios: inicio (generado por `python3 tareas.py enlaces`; no lo edites a mano) -->"
 MAPA_FIN = "<!-- mapa de ejercicios: fin -->"
 
@@ -118,10 +123,25 @@ def velocidad_de_matrices(lado=1024):
     return 2 * lado**3 / segundos / 1e9, torch.get_num_threads()
 
 
+def parte_de_la_leccion(ruta, corte):
+    """(fracción del texto de la lección que va antes de la sección `corte`, título de la última sección de esa
+    primera parte, título de `corte`). El texto cuenta los caracteres de todas las celdas, prosa y código."""
+    celdas = [fuente(c) for c in leer_cuaderno(ruta)["cells"]]
+    indice = next((i for i, texto in enumerate(celdas) if texto.lstrip().startswith(corte)), None)
+    if indice is None:
+        raise ValueError(f"{pathlib.Path(ruta).name} no tiene la sección «{corte}» donde la guía docente parte la "
+                         "lección en dos sesiones: pon otra de sus secciones en CORTES, en herramientas/banco.py.")
+    anteriores = [t.lstrip() for t in celdas[:indice] if t.lstrip().startswith("## ")]
+    ultima = anteriores[-1].split("\n", 1)[0].removeprefix("## ").strip() if anteriores else ""
+    total = sum(len(t) for t in celdas)
+    return sum(len(t) for t in celdas[:indice]) / total, ultima, corte.removeprefix("## ").strip()
+
+
 def tabla_markdown(filas, fecha, descripcion_maquina):
     """Tabla Markdown de la guía: una fila por lección (ruta, minutos de clase, total, (índice, s), MiB)."""
     lineas = [
-        f"Medido el {fecha} en {descripcion_maquina}, ejecutando cada lección de principio a fin.",
+        f"Medido el {fecha} en {descripcion_maquina}, ejecutando cada lección de principio a fin. La columna «En "
+        "clase» no se mide: es la estimación que anuncia cada lección en su primera celda; las demás son medidas.",
         "",
         "| Lección | En clase | Ejecutar todo | Celda más lenta (tras la de preparación) | Memoria pico |",
         "|---|---:|---:|---:|---:|",
@@ -134,20 +154,39 @@ def tabla_markdown(filas, fecha, descripcion_maquina):
         lineas.append(f"| {nombre[:2]} · `{nombre}` | {f'{minutos} min' if minutos else '—'} | {total:.0f} s "
                       f"| [{indice}]: {segundos:.0f} s | {pico:.0f} MiB |")
     lineas.append(f"| **Total** | **{_horas(clase)}** | **{ejecucion / 60:.1f} min** | | |")
-    lineas += ["", "| Sesión | Lecciones | En clase | Ejecutar todo antes de clase |", "|---|---|---:|---:|"]
+    lineas += ["", "| Sesión | Lecciones | En clase (estimación) | Ejecutar todo antes de clase |",
+               "|---|---|---:|---:|"]
     por_numero = {pathlib.Path(f[0]).name[:2]: f for f in filas}
-    sueltas = [n for n in por_numero if not any(n in s for s in SESIONES)]
-    numero = 0
+    sueltas = [n for n in por_numero if not any(n in (e[:2] for e in s) for s in SESIONES)]
+    numero, notas = 0, []
     for sesion in [*SESIONES, *([tuple(sueltas)] if sueltas else [])]:
-        presentes = [por_numero[n] for n in sesion if n in por_numero]
+        presentes = [e for e in sesion if e[:2] in por_numero]
         if not presentes:
             continue
         numero += 1
-        minutos = sum(f[1] or 0 for f in presentes)
-        segundos = sum(f[2] for f in presentes)
-        lineas.append(f"| {numero} | {' y '.join(n for n in sesion if n in por_numero)} | {_horas(minutos)} "
-                      f"| {segundos / 60:.1f} min |")
-    return "\n".join(lineas)
+        minutos, segundos, nombres = 0, 0.0, []
+        for entrada in presentes:
+            ruta, clase, total = por_numero[entrada[:2]][:3]
+            segundos += total  # una lección partida se ejecuta entera antes de cada una de sus sesiones
+            if len(entrada) == 2:
+                minutos += clase or 0
+                nombres.append(entrada)
+                continue
+            fraccion, ultima, corte = parte_de_la_leccion(ruta, CORTES[entrada[:2]])
+            primera = 5 * round((clase or 0) * fraccion / 5)
+            minutos += primera if entrada.endswith(".1") else (clase or 0) - primera
+            nombres.append(f"{entrada[:2]} (hasta «{ultima}»)" if entrada.endswith(".1") else
+                           f"{entrada[:2]} (desde «{corte}»)")
+            if entrada.endswith(".1"):
+                notas.append(f"La lección {entrada[:2]} se reparte entre dos sesiones: sus minutos se dividen en "
+                             "proporción a lo largo de cada parte (prosa y código), y antes de cada sesión se ejecuta "
+                             "entera.")
+        instalar = numero == 1 and SESIONES and sesion == SESIONES[0]
+        clase_texto = _horas(minutos + MINUTOS_PARA_INSTALAR) if instalar else _horas(minutos)
+        if instalar:
+            clase_texto += f" (con {MINUTOS_PARA_INSTALAR} min para instalar)"
+        lineas.append(f"| {numero} | {' y '.join(nombres)} | {clase_texto} | {segundos / 60:.1f} min |")
+    return "\n".join(lineas + ([""] + notas if notas else []))
 
 
 def _horas(minutos):
@@ -207,18 +246,39 @@ def _acortar(texto, largo=160):
     return corto + " …"
 
 
+def _primera_frase(texto):
+    texto = " ".join(texto.split())
+    frase = re.match(r"(.+?[.?!])(\s|$)", texto)
+    return _acortar(frase.group(1) if frase else texto)
+
+
 def enunciados(ruta):
-    """{número: primera frase del enunciado} de una lección («**Ejercicio N.**» o «### Ejercicio N · …»)."""
+    """{número: primera frase del enunciado} de una lección («**Ejercicio N.**» o «### Ejercicio N · …»).
+
+    Un ejercicio sin esa marca (como 02.1, «### Antes de seguir: …», en mitad de la lección) se reconoce por su
+    celda `comprobar("NN.M", …)`: su enunciado es el título, o la primera frase, del texto que la precede."""
+    celdas = leer_cuaderno(ruta)["cells"]
     encontrados = {}
-    for celda in leer_cuaderno(ruta)["cells"]:
+    for celda in celdas:
         if celda["cell_type"] != "markdown":
             continue
         for parrafo in fuente(celda).split("\n\n"):
             marca = re.match(r"\s*(?:\*\*Ejercicio (\d+)\.\*\*|#+ Ejercicio (\d+) · )\s*(.*)", parrafo, re.S)
             if marca:
-                texto = " ".join(marca.group(3).split())
-                frase = re.match(r"(.+?[.?!])(\s|$)", texto)
-                encontrados[int(marca.group(1) or marca.group(2))] = _acortar(frase.group(1) if frase else texto)
+                encontrados[int(marca.group(1) or marca.group(2))] = _primera_frase(marca.group(3))
+    numero, texto_anterior = pathlib.Path(ruta).name[:2], None
+    for celda in celdas:
+        if celda["cell_type"] == "markdown" and fuente(celda).strip():
+            texto_anterior = fuente(celda).strip()
+            continue
+        if celda["cell_type"] != "code" or texto_anterior is None:
+            continue
+        for leccion, n in re.findall(r"""comprobar\(\s*["'](\d\d)\.(\d+)["']""", fuente(celda)):
+            if leccion == numero and int(n) not in encontrados:
+                primera = texto_anterior.split("\n", 1)[0]
+                titulo_previo = re.match(r"#+\s+(.*)", primera)
+                encontrados[int(n)] = _acortar(titulo_previo.group(1).strip()) if titulo_previo else \
+                    _primera_frase(texto_anterior.split("\n\n")[0])
     return encontrados
 
 

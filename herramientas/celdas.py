@@ -171,6 +171,17 @@ def insignia_colab(ruta_cuaderno, referencia=None):
     return f"[![Abrir en Colab]({INSIGNIA_COLAB})]({enlace_colab(ruta_cuaderno, referencia)})"
 
 
+def enlace_de_avisos():
+    """La página de GitHub donde se abre un aviso nuevo con los formularios de .github/ISSUE_TEMPLATE/."""
+    return f"{REPOSITORIO}/issues/new/choose"
+
+
+def linea_de_avisos():
+    """La línea «¿Dudas o erratas?» que cierra cada cuaderno y el README: lleva a los formularios de GitHub."""
+    return (f"**¿Dudas o erratas?** [Cuéntanoslo en GitHub]({enlace_de_avisos()}): hay un formulario para una "
+            "errata en una lección, otro para una pregunta y otro para proponer una mejora.")
+
+
 def celdas_de_navegacion(ruta, lecciones, referencia=None):
     """(celda de arriba, celda de abajo) en Markdown para una lección o un cuaderno de soluciones."""
     ruta = pathlib.Path(ruta)
@@ -179,7 +190,7 @@ def celdas_de_navegacion(ruta, lecciones, referencia=None):
         leccion = RAIZ / "notebooks" / f"{ruta.stem.removesuffix('_soluciones')}.ipynb"
         enlace = f"[{titulo(leccion)}](../{leccion.name})" if leccion.exists() else "la lección"
         arriba = f"{insignia_colab(relativa, referencia)} · Soluciones de {enlace}"
-        return arriba, f"← Vuelve a {enlace}"
+        return arriba, f"← Vuelve a {enlace}\n\n{linea_de_avisos()}"
     lecciones = [pathlib.Path(r) for r in lecciones]
     i = lecciones.index(ruta)
     anterior = f"← [{titulo(lecciones[i - 1])}]({lecciones[i - 1].name})" if i > 0 else ""
@@ -189,7 +200,7 @@ def celdas_de_navegacion(ruta, lecciones, referencia=None):
         abajo = (f"{anterior} · " if anterior else "") + f"**Siguiente lección:** {siguiente}"
     else:
         abajo = f"Has llegado al final del curso. {anterior}"
-    return arriba, abajo
+    return arriba, f"{abajo}\n\n{linea_de_avisos()}"
 
 
 def _celda_markdown(texto):
@@ -214,10 +225,18 @@ def actualizar_cuaderno(cuaderno, ruta, lecciones, referencia=None, celda=None):
 
 
 def actualizar_readme(texto, referencia=None):
-    """Las insignias de Colab del README apuntan a la versión `referencia` del repositorio."""
+    """Las insignias de Colab del README, y el ZIP de la versión (su dirección y la carpeta que sale al
+    descomprimirlo), apuntan a la versión `referencia` del repositorio."""
+    referencia = referencia or REFERENCIA
     base = re.escape(REPOSITORIO.removeprefix("https://github.com/"))
     patron = re.compile(rf"(https://colab\.research\.google\.com/github/{base}/blob/)[^/\s)]+/")
-    return patron.sub(lambda m: f"{m.group(1)}{referencia or REFERENCIA}/", texto)
+    texto = patron.sub(lambda m: f"{m.group(1)}{referencia}/", texto)
+    zip_de_la_version = re.compile(rf"({re.escape(REPOSITORIO)}/archive/refs/tags/)[^/\s)`]+\.zip")
+    texto = zip_de_la_version.sub(lambda m: f"{m.group(1)}{referencia}.zip", texto)
+    nombre = REPOSITORIO.rstrip("/").rsplit("/", 1)[1]
+    carpeta = re.compile(rf"(`{re.escape(nombre)}-)\d+\.\d+\.\d+(`)")
+    texto = carpeta.sub(lambda m: f"{m.group(1)}{referencia.removeprefix('v')}{m.group(2)}", texto)
+    return re.sub(r"(la de la versión )\d+\.\d+\.\d+( es `)", rf"\g<1>{referencia.removeprefix('v')}\g<2>", texto)
 
 
 def actualizar_enlaces(rutas=None, readme=RAIZ / "README.md", referencia=None, huella=None):
@@ -241,18 +260,58 @@ def actualizar_enlaces(rutas=None, readme=RAIZ / "README.md", referencia=None, h
     return cambiados
 
 
+CITA = RAIZ / "CITATION.cff"
+PATRON_FECHA = re.compile(r"^date-released: \"?(\d{4}-\d{2}-\d{2})\"?$", re.M)
+
+
+def fecha_de_la_version(version=None, hoy=None):
+    """La fecha de publicación (AAAA-MM-DD) de `version`, la que CITATION.cff da como `date-released`.
+
+    Si la etiqueta v<versión> ya existe, es la fecha del commit que etiqueta; si no, la de hoy (UTC), porque la
+    versión se publica el día que `python3 tareas.py publicar` la deja lista y se crea la etiqueta.
+    """
+    import datetime
+
+    version = version or VERSION
+    try:
+        etiqueta = _git("log", "-1", "--format=%cs", f"refs/tags/v{version}")
+    except OSError:  # sin git (el curso descargado como ZIP): no hay etiquetas que mirar
+        etiqueta = None
+    if etiqueta is not None and etiqueta.returncode == 0 and re.fullmatch(r"\d{4}-\d{2}-\d{2}",
+                                                                           etiqueta.stdout.strip()):
+        return etiqueta.stdout.strip()
+    return (hoy or datetime.datetime.now(datetime.UTC).date()).isoformat()
+
+
+def cita_al_dia(texto, version, fecha):
+    """El texto de CITATION.cff con `version` y `date-released` (que se añade tras la versión si no estaba)."""
+    texto = re.sub(r'^version: ".*"$', f'version: "{version}"', texto, flags=re.M)
+    linea = f'date-released: "{fecha}"'
+    if PATRON_FECHA.search(texto):
+        return PATRON_FECHA.sub(linea, texto)
+    return re.sub(r'^(version: ".*")$', lambda m: f"{m.group(1)}\n{linea}", texto, count=1, flags=re.M)
+
+
+def poner_al_dia_la_cita(cita=None):
+    """Escribe en CITATION.cff la versión y su fecha de publicación; True si cambió."""
+    cita = pathlib.Path(cita or CITA)
+    if not cita.exists():
+        return False
+    texto = cita.read_text(encoding="utf-8")
+    nuevo = cita_al_dia(texto, VERSION, fecha_de_la_version(VERSION))
+    if nuevo != texto:
+        cita.write_text(nuevo, encoding="utf-8")
+    return nuevo != texto
+
+
 def poner_al_dia(rutas=None, huella=None):
-    """Cuadernos, README, mapa de ejercicios de DOCENTES.md y versión de CITATION.cff; devuelve los cambiados."""
+    """Cuadernos, README, mapa de ejercicios de DOCENTES.md, y versión y fecha de CITATION.cff; devuelve los
+    cambiados."""
     cambiados = actualizar_enlaces(rutas, huella=huella)
     if GUIA.exists() and guardar_mapa():
         cambiados.append(GUIA)
-    cita = RAIZ / "CITATION.cff"
-    if cita.exists():
-        texto = cita.read_text(encoding="utf-8")
-        nuevo = re.sub(r'^version: ".*"$', f'version: "{VERSION}"', texto, flags=re.M)
-        if nuevo != texto:
-            cita.write_text(nuevo, encoding="utf-8")
-            cambiados.append(cita)
+    if poner_al_dia_la_cita():
+        cambiados.append(CITA)
     return cambiados
 
 
@@ -277,10 +336,18 @@ PATRON_COLAB = re.compile(r"https://colab\.research\.google\.com/github/[^)\s]+"
 def problemas_de_publicacion(huella):
     """Lo que impide etiquetar esta versión: lista de frases (vacía si todo está listo)."""
     problemas = []
-    cita = RAIZ / "CITATION.cff"
+    cita = CITA
     version_cita = re.search(r'^version: "(.*)"$', cita.read_text(encoding="utf-8"), re.M) if cita.exists() else None
     if not version_cita or version_cita.group(1) != VERSION:
         problemas.append(f"CITATION.cff no dice version: \"{VERSION}\" (la de utilidades/__init__.py).")
+    fecha_cita = PATRON_FECHA.search(cita.read_text(encoding="utf-8")) if cita.exists() else None
+    if not fecha_cita:
+        problemas.append("CITATION.cff no dice date-released (la fecha de la versión): python3 tareas.py enlaces "
+                         "la escribe.")
+    elif _git("rev-parse", "--verify", "--quiet", f"refs/tags/{REFERENCIA}").stdout.strip() and \
+            fecha_cita.group(1) != fecha_de_la_version():
+        problemas.append(f"CITATION.cff dice date-released: {fecha_cita.group(1)}, pero la etiqueta {REFERENCIA} es "
+                         f"del {fecha_de_la_version()}.")
     esperada = celda_de_preparacion(huella=huella)
     prefijo = enlace_colab("notebooks/")
     for ruta in [*cuadernos(), RAIZ / "README.md"]:

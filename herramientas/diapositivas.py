@@ -1,15 +1,17 @@
 """Diapositivas de cada lección: metadatos de presentación por reglas y diapositivas reveal.js estáticas.
 
 Uso:
-    python -m herramientas.diapositivas marcar [CUADERNO ...]   escribe los metadatos `slideshow` en las lecciones
-    python -m herramientas.diapositivas html [CUADERNO ...]     resultados/diapositivas/NN_nombre.slides.html
+    python3 tareas.py diapositivas [CUADERNO ...]            escribe resultados/diapositivas/NN_nombre.slides.html
+    python3 tareas.py diapositivas --marcar [CUADERNO ...]   escribe los metadatos `slideshow` en las lecciones
+(por dentro, python -m herramientas.diapositivas html|marcar [CUADERNO ...]). Sin cuadernos: todas las lecciones.
 
 Las reglas (una sola fuente para todo el curso, así las lecciones se presentan igual):
 - el título de la lección y cada sección «## …» abren una diapositiva; cada «### …», una subdiapositiva;
 - una celda con figura (imagen) o con un panel interactivo (widget) abre una diapositiva: es lo que se presenta
   en directo;
-- el código largo (más de LINEAS_LARGO líneas, como el de las celdas «# guardar: …») va en su propia
-  subdiapositiva, y lo que no cabe en una pantalla (más de LINEAS_PANTALLA líneas seguidas) pasa a otra;
+- el código largo (más de 15 líneas, como el de las celdas «# guardar: …») va en su propia subdiapositiva, y lo
+  que no cabe en una pantalla (más de 22 líneas seguidas de texto, código y salida; una figura cuenta 14) pasa a
+  otra;
 - la celda de preparación, las de navegación y las comprobaciones que solo afirman (`assert`) se saltan.
 
 Con JupyterLab y `jupyterlab-rise` (en requirements.txt), Alt+R presenta la lección con celdas ejecutables.
@@ -140,7 +142,7 @@ def escribir_html(ruta, carpeta=CARPETA):
 def main(argumentos):
     if not argumentos or argumentos[0] not in ("marcar", "html"):
         print(__doc__)
-        return 2
+        return 0 if argumentos[:1] in (["-h"], ["--help"], ["--ayuda"]) else 2
     orden, rutas = argumentos[0], leer_argumentos(argumentos[1:], uso=__doc__)[1]
     if orden == "marcar":
         cambiados = marcar_cuadernos(rutas or None)

@@ -533,8 +533,8 @@ def test_medir_y_guardar_no_pisa_sin_forzar_y_escribe_con_forzar():
     from herramientas.cuadernos import RAIZ
     from herramientas.medidas import corpus_dividido, medir_y_guardar
 
-    texto, tokenizador, entrenamiento, validacion = corpus_dividido()
-    assert len(entrenamiento) + len(validacion) == len(texto) and len(tokenizador) > 50
+    texto, tokenizador, entrenamiento, validacion, prueba = corpus_dividido()
+    assert len(entrenamiento) + len(validacion) + len(prueba) == len(texto) and len(tokenizador) > 50
     archivo = RAIZ / "resultados" / "prueba_medidas.csv"
     archivo.parent.mkdir(exist_ok=True)
     archivo.write_text("lo de antes\n", encoding="utf-8")
@@ -632,3 +632,156 @@ def test_todas_las_ordenes_hablan_castellano_al_equivocarse(capsys):
     assert salida.value.code == 0 and "Banco del mini-GPT" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="No conozco la opción «--rondas»"):
         ejecutar.main(["--rondas", "3"])
+
+
+# --- CITATION.cff: la fecha de la versión, desde su generador ---------------------------------------------------
+
+
+def test_citation_dice_la_version_y_su_fecha():
+    texto = (RAIZ / "CITATION.cff").read_text(encoding="utf-8")
+    assert f'version: "{celdas.VERSION}"' in texto
+    fecha = re.search(r'^date-released: "(\d{4})-(\d{2})-(\d{2})"$', texto, re.M)
+    assert fecha, "CITATION.cff debe decir date-released: \"AAAA-MM-DD\" (python3 tareas.py enlaces lo escribe)"
+    assert 2026 <= int(fecha.group(1)) and 1 <= int(fecha.group(2)) <= 12 and 1 <= int(fecha.group(3)) <= 31
+
+
+def test_la_fecha_de_la_cita_sale_de_la_etiqueta_o_de_hoy(monkeypatch):
+    import datetime
+
+    monkeypatch.setattr(celdas, "_git", _git_falso({("log", "-1"): "2027-03-14\n"}))
+    assert celdas.fecha_de_la_version("1.2.3") == "2027-03-14", "con etiqueta, la fecha de su commit"
+    monkeypatch.setattr(celdas, "_git", lambda *orden: subprocess.CompletedProcess(orden, 128, "", "no existe"))
+    hoy = datetime.date(2027, 5, 1)
+    assert celdas.fecha_de_la_version("1.2.3", hoy=hoy) == "2027-05-01", "sin etiqueta, la de hoy"
+
+
+def test_la_cita_se_pone_al_dia_sin_duplicar_la_fecha():
+    sin_fecha = 'title: "x"\nversion: "0.1.0"\nlicense: MIT\n'
+    con_fecha = celdas.cita_al_dia(sin_fecha, "0.2.0", "2027-01-02")
+    assert con_fecha == 'title: "x"\nversion: "0.2.0"\ndate-released: "2027-01-02"\nlicense: MIT\n'
+    otra = celdas.cita_al_dia(con_fecha, "0.2.0", "2027-02-03")
+    assert otra.count("date-released") == 1 and 'date-released: "2027-02-03"' in otra
+
+
+def test_publicar_pide_la_fecha_de_la_cita(tmp_path, monkeypatch):
+    cita = tmp_path / "CITATION.cff"
+    cita.write_text(f'cff-version: 1.2.0\nversion: "{celdas.VERSION}"\n', encoding="utf-8")
+    monkeypatch.setattr(celdas, "CITA", cita)
+    problemas = celdas.problemas_de_publicacion(celdas.huella_de_los_cuadernos())
+    assert any(p.startswith("CITATION.cff no dice date-released") for p in problemas), problemas
+    assert celdas.poner_al_dia_la_cita(cita) is True
+    assert re.search(r'^date-released: "\d{4}-\d{2}-\d{2}"$', cita.read_text(encoding="utf-8"), re.M)
+    problemas = celdas.problemas_de_publicacion(celdas.huella_de_los_cuadernos())
+    assert not any(p.startswith("CITATION.cff") for p in problemas), problemas
+
+
+# --- Un sitio para preguntar: formularios de avisos, la línea al final de cada lección, CONTRIBUTING.md -------------
+
+CAMPOS_DE_LOS_AVISOS = ["Lección", "Celda o sección", "Qué esperabas", "Qué viste"]
+
+
+def test_los_formularios_de_avisos_piden_leccion_sitio_esperado_y_visto():
+    import yaml
+
+    from herramientas.cuadernos import titulo
+
+    carpeta = RAIZ / ".github" / "ISSUE_TEMPLATE"
+    formularios = {ruta.stem: yaml.safe_load(ruta.read_text(encoding="utf-8"))
+                   for ruta in carpeta.glob("*.yml") if ruta.name != "config.yml"}
+    assert set(formularios) == {"errata", "pregunta", "propuesta"}
+    for nombre, formulario in formularios.items():
+        assert formulario["name"] and formulario["description"], nombre
+        campos = {c["attributes"]["label"]: c for c in formulario["body"] if c["type"] != "markdown"}
+        assert list(campos)[:4] == CAMPOS_DE_LOS_AVISOS, f"{nombre}: {list(campos)}"
+        opciones = campos["Lección"]["attributes"]["options"]
+        faltan = [titulo(r) for r in cuadernos(incluir_soluciones=False) if titulo(r) not in opciones]
+        assert not faltan, f"el formulario {nombre} no ofrece estas lecciones (con su título exacto): {faltan}"
+    configuracion = yaml.safe_load((carpeta / "config.yml").read_text(encoding="utf-8"))
+    assert configuracion["blank_issues_enabled"] is False, "solo los formularios, que piden lo necesario"
+    for enlace in configuracion.get("contact_links", []):
+        ruta = enlace["url"].split(f"{celdas.REPOSITORIO}/blob/{celdas.RAMA}/", 1)
+        assert len(ruta) == 2 and (RAIZ / ruta[1]).exists(), enlace["url"]
+
+
+def test_cada_cuaderno_termina_con_la_linea_de_avisos():
+    linea = celdas.linea_de_avisos()
+    assert f"({celdas.REPOSITORIO}/issues/new/choose)" in linea and "¿Dudas o erratas?" in linea
+    lecciones = cuadernos(incluir_soluciones=False)
+    for ruta in [lecciones[0], lecciones[-1], cuadernos()[-1]]:
+        assert celdas.celdas_de_navegacion(ruta, lecciones)[1].endswith(linea), ruta.name
+    sin_linea = [r.relative_to(RAIZ).as_posix() for r in cuadernos()
+                 if linea not in fuente(leer_cuaderno(r)["cells"][-1])]
+    assert not sin_linea, f"sin la línea «¿Dudas o erratas?» al final (python3 tareas.py enlaces): {sin_linea}"
+    assert linea in (RAIZ / "README.md").read_text(encoding="utf-8")
+
+
+def test_contributing_explica_lo_necesario_y_solo_cita_archivos_del_repositorio():
+    texto = (RAIZ / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    for orden in ("python3 tareas.py salidas", "python3 tareas.py pruebas", "python3 tareas.py enlaces"):
+        assert orden in texto, orden
+    citados = set(re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", texto))
+    citados |= {c for c in re.findall(r"`([\w./-]+\.(?:md|py|ipynb|txt|cff))`", texto) if "NN" not in c
+                and "MODULO" not in c}
+    assert citados, "la prueba encuentra los archivos citados"
+    faltan = sorted(c for c in citados if not (RAIZ / c).exists())
+    assert not faltan, f"CONTRIBUTING.md cita archivos que no están en el repositorio: {faltan}"
+
+
+# --- La guía docente: estimaciones marcadas, sesiones, secciones que presentar, mapa entero ------------------------
+
+
+def test_el_mapa_de_ejercicios_nombra_cada_ejercicio_registrado():
+    for ruta in cuadernos(incluir_soluciones=False):
+        numero = ruta.name[:2]
+        registrados = set(banco.pistas_de_la_leccion(numero))
+        en_el_mapa = {f"{numero}.{n}" for n in banco.enunciados(ruta)}
+        assert registrados <= en_el_mapa, f"al mapa le faltan {sorted(registrados - en_el_mapa)}"
+    assert "- **02.1** Antes de seguir: predice la fila de «Ana»" in banco.mapa_de_ejercicios()
+
+
+def test_la_tabla_de_sesiones_marca_estimaciones_deja_tiempo_para_instalar_y_parte_la_10():
+    lecciones = cuadernos(incluir_soluciones=False)
+    filas = [(r, 60, 100.0 if r.name.startswith("10") else 10.0, (2, 1.0), 300.0) for r in lecciones]
+    tabla = banco.tabla_markdown(filas, "2026-01-01", "una CPU")
+    assert "La columna «En clase» no se mide: es la estimación" in tabla
+    assert "| Sesión | Lecciones | En clase (estimación) |" in tabla
+    sesiones = [f for f in tabla.splitlines() if re.match(r"\| \d+ \|", f)]
+    assert sesiones[0].startswith("| 1 | 01 y 02 | 2 h 20 min (con 20 min para instalar) |"), sesiones[0]
+    quinta, sexta = sesiones[4], sesiones[5]
+    assert "| 09 y 10 (hasta «" in quinta and "| 10 (desde «" in sexta and " y 11 |" in sexta
+    minutos = [int(re.search(r"\| (?:(\d+) h )?(\d+) min \|", s).group(2)) +
+               60 * int(re.search(r"\| (?:(\d+) h )?(\d+) min \|", s).group(1) or 0) for s in (quinta, sexta)]
+    assert sum(minutos) == 60 + 60 + 60, "las dos partes de la 10 suman sus minutos, ni uno más ni uno menos"
+    assert 0 < minutos[0] - 60 < 60, "cada sesión lleva una parte de la 10"
+    assert "| 1.8 min |" in quinta and "| 1.8 min |" in sexta, "antes de cada sesión, la 10 se ejecuta entera"
+
+
+def test_la_guia_nombra_la_seccion_de_cada_momento_en_directo():
+    guia = (RAIZ / "DOCENTES.md").read_text(encoding="utf-8")
+    directo = guia.split("## Qué presentar en directo", 1)[1].split("\n## ", 1)[0]
+    momentos = re.findall(r"^- \*\*(\d\d) · [^*]+\*\*(.*?)(?=^- \*\*|\Z)", directo, re.M | re.S)
+    assert [n for n, _ in momentos] == [r.name[:2] for r in cuadernos(incluir_soluciones=False)]
+    for numero, texto in momentos:
+        ruta = next(r for r in cuadernos(incluir_soluciones=False) if r.name.startswith(numero))
+        titulos = {linea.lstrip("#").strip() for c in leer_cuaderno(ruta)["cells"] if c["cell_type"] == "markdown"
+                   for linea in fuente(c).splitlines() if linea.startswith(("## ", "### "))}
+        texto = " ".join(texto.split())
+        nombradas = [t for t in titulos if f"«{t}»" in texto]
+        assert nombradas, f"la guía no nombra ninguna sección de la lección {numero} en «Qué presentar en directo»"
+
+
+def test_la_guia_avisa_de_que_corregir_ejecuta_el_codigo_de_los_estudiantes():
+    guia = " ".join((RAIZ / "DOCENTES.md").read_text(encoding="utf-8").split())
+    assert "Corregir ejecuta el código de los estudiantes" in guia and "--limite SEGUNDOS" in guia
+    readme = " ".join((RAIZ / "README.md").read_text(encoding="utf-8").split())
+    assert "los minutos «En clase» son la estimación" in readme, "el README no dice que todos los tiempos se miden"
+
+
+def test_el_readme_explica_el_zip_de_la_version_y_se_pone_al_dia():
+    readme = (RAIZ / "README.md").read_text(encoding="utf-8")
+    assert f"{celdas.REPOSITORIO}/archive/refs/tags/{celdas.REFERENCIA}.zip" in readme
+    assert f"`curso-{celdas.VERSION}`" in readme and "python3 tareas.py abrir" in readme
+    nuevo = celdas.actualizar_readme(readme, "v9.9.9")
+    assert f"{celdas.REPOSITORIO}/archive/refs/tags/v9.9.9.zip" in nuevo, "el ZIP sigue a la versión"
+    assert "`curso-9.9.9`" in nuevo and "la de la versión 9.9.9 es" in nuevo
+    assert celdas.actualizar_readme(readme) == readme, "con la versión actual, el README ya está al día"

@@ -443,3 +443,111 @@ def test_perturbadas_repite_solo_los_cuadernos(monkeypatch):
     llamadas.clear()
     tareas.perturbadas(["notebooks/05_mascaras.ipynb"])  # con rutas pedidas, esas en las tres
     assert [a for a, _ in llamadas] == [["notebooks/05_mascaras.ipynb"]] * 3
+
+
+# --- La ayuda: nunca instala, sale sin error y no habla en nombres internos -------------------------------------
+
+
+def _sin_instalar_ni_ejecutar(monkeypatch):
+    """Cualquier intento de instalar o de ejecutar algo hace fallar la prueba."""
+    def no_debe_llegar(*_, **__):
+        pytest.fail("la ayuda instaló o ejecutó algo")
+
+    for nombre in ("preparar_entorno", "_ejecutar", "_ejecutar_vigilando", "_en_entorno", "crear_entorno"):
+        monkeypatch.setattr(tareas, nombre, no_debe_llegar)
+
+
+@pytest.mark.parametrize("opcion", ["-h", "--help", "--ayuda"])
+def test_la_ayuda_general_sale_sin_error(monkeypatch, capsys, opcion):
+    _sin_instalar_ni_ejecutar(monkeypatch)
+    with pytest.raises(SystemExit) as salida:
+        tareas.main([opcion])
+    assert salida.value.code in (0, None), f"`tareas.py {opcion}` sale con el código {salida.value.code}"
+    texto = capsys.readouterr()
+    assert "Para estudiar:" in texto.out and "No conozco" not in texto.out + texto.err
+
+
+@pytest.mark.parametrize("opcion", ["-h", "--help", "--ayuda"])
+def test_la_ayuda_de_cada_tarea_no_instala_nada(monkeypatch, capsys, opcion):
+    _sin_instalar_ni_ejecutar(monkeypatch)
+    for tarea in tareas.TAREAS:
+        with pytest.raises(SystemExit) as salida:
+            tareas.main([tarea, opcion])
+        assert salida.value.code in (0, None), f"`tareas.py {tarea} {opcion}` sale con el código {salida.value.code}"
+        assert capsys.readouterr().out.startswith(f"python3 tareas.py {tarea}: ")
+    with pytest.raises(SystemExit) as salida:
+        tareas.main(["diapositivas", "--marcar", opcion])  # también detrás de otras opciones
+    assert salida.value.code in (0, None) and capsys.readouterr().out.startswith("python3 tareas.py diapositivas: ")
+
+
+def test_la_ayuda_no_nombra_constantes_ni_archivos_que_no_estan():
+    variables = {"OMP_NUM_THREADS", "ATEN_CPU_CAPABILITY", "CURSO_TORCH"}  # las que escribe quien usa el comando
+    textos = {"tareas.py": tareas.__doc__} | {t: tareas.ayuda_de_la_tarea(t) for t in tareas.TAREAS}
+    for nombre, texto in textos.items():
+        internos = set(re.findall(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b", texto)) - variables
+        assert not internos, f"la ayuda de {nombre} nombra constantes del código: {internos}"
+        for citado in re.findall(r"[\w./-]+\.(?:md|py|txt|cff)\b", texto):
+            if citado.startswith(("tareas.py", "herramientas.")):
+                continue
+            assert (RAIZ / citado).exists() or (RAIZ / "herramientas" / citado).exists(), \
+                f"la ayuda de {nombre} cita {citado}, que no está en el repositorio"
+
+
+def test_las_cifras_de_la_ayuda_de_diapositivas_son_las_del_codigo():
+    from herramientas import diapositivas
+
+    ayuda = tareas.ayuda_de_la_tarea("diapositivas")
+    assert f"más de {diapositivas.LINEAS_LARGO} líneas" in ayuda
+    assert f"más de {diapositivas.LINEAS_PANTALLA} líneas seguidas" in ayuda
+    assert f"una figura cuenta {diapositivas.LINEAS_FIGURA}" in ayuda
+
+
+def test_las_tareas_de_quien_ensena_usan_el_entorno_del_estudiante(monkeypatch):
+    niveles = []
+    monkeypatch.setattr(tareas, "preparar_entorno", lambda desarrollo=False: niveles.append(desarrollo))
+    monkeypatch.setattr(tareas, "_en_entorno", lambda argumentos, extra=None: 0)
+    for tarea in ("diapositivas", "banco", "corregir"):
+        with pytest.raises(SystemExit):
+            tareas.main([tarea])
+    assert niveles == [False, False, False], "diapositivas, banco y corregir no necesitan pytest ni playwright"
+
+
+def test_lo_que_importan_las_tareas_de_quien_ensena_esta_en_requirements_txt():
+    import ast
+
+    nombre_en_pip = {"yaml": "pyyaml", "PIL": "pillow", "sklearn": "scikit-learn"}
+    requisitos = {re.split(r"[=<>\[ ]", linea, maxsplit=1)[0].lower().replace("_", "-")
+                  for linea in (RAIZ / "requirements.txt").read_text(encoding="utf-8").splitlines()
+                  if linea and not linea.startswith((" ", "#", "-"))}
+    requisitos |= {"torch"}  # fijado en requirements.in e instalado aparte
+    pendientes = ["herramientas.diapositivas", "herramientas.banco", "herramientas.corregir"]
+    vistos, terceros = set(), {}
+    while pendientes:
+        modulo = pendientes.pop()
+        if modulo in vistos:
+            continue
+        vistos.add(modulo)
+        archivo = RAIZ / (modulo.replace(".", "/") + ".py")
+        if not archivo.exists():
+            archivo = RAIZ / modulo.replace(".", "/") / "__init__.py"
+        for nodo in ast.walk(ast.parse(archivo.read_text(encoding="utf-8"))):
+            nombres = ([a.name for a in nodo.names] if isinstance(nodo, ast.Import)
+                       else [nodo.module] if isinstance(nodo, ast.ImportFrom) and nodo.module and not nodo.level
+                       else [])
+            for nombre in nombres:
+                raiz = nombre.split(".")[0]
+                if raiz in ("herramientas", "utilidades"):
+                    pendientes.append(nombre)
+                elif raiz not in sys.stdlib_module_names:
+                    terceros.setdefault(nombre_en_pip.get(raiz, raiz).lower(), modulo)
+    assert "nbconvert" in terceros and "psutil" in terceros, "la prueba ve lo que importan las herramientas"
+    faltan = {paquete: modulo for paquete, modulo in terceros.items() if paquete not in requisitos}
+    assert not faltan, f"estos paquetes no están en requirements.txt (paquete: quién lo importa): {faltan}"
+
+
+@pytest.mark.parametrize("modulo", ["herramientas.diapositivas", "herramientas.banco", "herramientas.corregir"])
+def test_la_ayuda_de_cada_herramienta_sale_sin_error(modulo):
+    resultado = subprocess.run([sys.executable, "-m", modulo, "--ayuda"], cwd=RAIZ, capture_output=True, text=True,
+                               timeout=120)
+    assert resultado.returncode == 0, f"{modulo} --ayuda sale con {resultado.returncode}: {resultado.stderr[-500:]}"
+    assert "Uso:" in resultado.stdout

@@ -2,8 +2,9 @@
 
 Uso: python -m herramientas.curva_tamanos [--forzar]
 
-Entrena, con el código de la lección 10 (`MiniGPT`, `entrenar_gpt`) y la misma semilla, un modelo por cada
-d_modelo de TAMANOS (2 bloques, 4 cabezas, el resto como en la lección 10) durante PASOS pasos, y escribe en
+Entrena, con el código de la lección 10 (`MiniGPT`, `entrenar_gpt`), su receta (`RECETA` de herramientas.medidas,
+la misma que el modelo de la lección 11) y la misma semilla, un modelo por cada d_modelo de TAMANOS (2 bloques,
+4 cabezas, el resto como en la lección 10) durante PASOS pasos, y escribe en
 datos/curva_tamanos.csv su número de parámetros y su mejor pérdida de validación. Tarda unos minutos (más de lo
 que puede esperar una clase), por eso la lección 11 lee el archivo en vez de entrenar. Usa un solo hilo: así la
 misma máquina da siempre el mismo archivo; otra CPU puede cambiar la cuarta cifra decimal de las pérdidas.
@@ -16,25 +17,26 @@ import time
 import torch
 
 from herramientas.cuadernos import RAIZ
-from herramientas.medidas import corpus_dividido, medir_y_guardar
+from herramientas.medidas import RECETA, corpus_dividido, medir_y_guardar
 from utilidades.gpt import MiniGPT, contar_parametros, entrenar_gpt
 
 ARCHIVO = RAIZ / "datos" / "curva_tamanos.csv"
 TAMANOS = (16, 32, 64, 96, 128)  # d_modelo de cada modelo
-CAPAS, CABEZAS, PASOS, SEMILLA = 2, 4, 600, 0
+CAPAS, CABEZAS, PASOS, SEMILLA = 2, 4, RECETA["pasos"], 0  # los pasos del modelo de la lección 11
 COLUMNAS = ("d_modelo", "capas", "cabezas", "parametros", "pasos", "mejor_paso", "perdida_validacion",
             "caracteres_corpus", "vocabulario")
 
 
 def medir(tamanos=TAMANOS, pasos=PASOS, mostrar=True):
     """Entrena un modelo por tamaño y devuelve una lista de filas (diccionarios con COLUMNAS)."""
-    texto, tokenizador, entrenamiento, validacion = corpus_dividido()
+    texto, tokenizador, entrenamiento, validacion, prueba = corpus_dividido()
     filas = []
     for d in tamanos:
         inicio = time.perf_counter()
         torch.manual_seed(SEMILLA)
         modelo = MiniGPT(len(tokenizador), d_modelo=d, cabezas=CABEZAS, capas=CAPAS)
-        historial = entrenar_gpt(modelo, entrenamiento, validacion, pasos=pasos, semilla=SEMILLA, mostrar=False)
+        receta = {**RECETA, "pasos": pasos}
+        historial = entrenar_gpt(modelo, entrenamiento, validacion, **receta, semilla=SEMILLA, mostrar=False)
         fila = {"d_modelo": d, "capas": CAPAS, "cabezas": CABEZAS, "parametros": contar_parametros(modelo),
                 "pasos": pasos, "mejor_paso": historial["mejor_paso"],
                 "perdida_validacion": f"{historial['mejor_perdida']:.4f}",

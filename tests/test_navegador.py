@@ -577,21 +577,24 @@ def _estudiante_en_el_visualizador(visita):
     comienzo = "La atención"
     entrada.fill(comienzo)
     entrada.press("Enter")
-    _esperar_texto(visita, texto, lambda t: "Etapa 0 de" in t and "«L» «a» «␣» «a»" in t, "el comienzo escrito")
+    _esperar_texto(visita, texto, lambda t: "Etapa 0 del curso" in t and "«L» «a» «␣» «a»" in t,
+                   "el comienzo escrito")
     _imagen_quieta(visita, imagen)
     raiz.screenshot(path=str(CAPTURAS / "11_visualizador_1_caracteres.png"))
-    ultima = int(re.search(r"Etapa 0 de (\d+)", _texto_visible(texto)).group(1))
+    ultima = int(re.search(r"Etapa 0 del curso \(de 0 a (\d+)\)", _texto_visible(texto)).group(1))
     for paso in (1, 2):
         boton.click()
-        _esperar_texto(visita, texto, lambda t, paso=paso: f"Etapa {paso} de {ultima}" in t, f"la etapa {paso}")
+        _esperar_texto(visita, texto, lambda t, paso=paso: f"Etapa {paso} del curso (de 0 a {ultima})" in t,
+                       f"la etapa {paso}")
     _imagen_quieta(visita, imagen)
     raiz.screenshot(path=str(CAPTURAS / "11_visualizador_2_etapa_2.png"))
     etapa.select_option(index=ultima)
-    final = _esperar_texto(visita, texto, lambda t: f"Etapa {ultima} de {ultima}" in t, "la última etapa")
+    final = _esperar_texto(visita, texto, lambda t: f"Etapa {ultima} del curso (de 0 a {ultima})" in t,
+                           "la última etapa")
     _imagen_quieta(visita, imagen)
     raiz.screenshot(path=str(CAPTURAS / "11_visualizador_3_sorteo.png"))
     boton.click()  # desde la última etapa: añade el carácter sorteado y vuelve a la primera
-    _esperar_texto(visita, texto, lambda t: "Etapa 0 de" in t, "volver a la etapa 0")
+    _esperar_texto(visita, texto, lambda t: "Etapa 0 del curso" in t, "volver a la etapa 0")
     limite = time.monotonic() + 30
     while len(entrada.input_value()) != len(comienzo) + 1:
         if time.monotonic() > limite:

@@ -1,6 +1,8 @@
 """Lección 11: la pasada etapa por etapa, sus dibujos y su widget, el formato de los miles y la curva guardada."""
 
 import csv
+import math
+import re
 
 import matplotlib
 
@@ -14,7 +16,7 @@ import torch  # noqa: E402
 from utilidades.formato import ESPACIO_FINO, miles  # noqa: E402
 from utilidades.gpt import MiniGPT, generar_texto  # noqa: E402
 from utilidades.texto import RUTA_CORPUS, TokenizadorCaracteres, leer_corpus  # noqa: E402
-from utilidades.visualizador import recorrer, texto_de_la_etapa, visible  # noqa: E402
+from utilidades.visualizador import ETAPAS_DE_LA_FUENTE, recorrer, texto_de_la_etapa, visible  # noqa: E402
 from utilidades.visualizador_widget import (  # noqa: E402
     VisualizadorTransformer,
     dibujar_etapa,
@@ -98,7 +100,7 @@ def test_tambien_con_la_atencion_del_curso_y_en_float32(tokenizador):
 def test_etapas_formas_y_lecciones(tokenizador):
     modelo = _modelo(tokenizador, capas=3)
     recorrido = recorrer(modelo, tokenizador, "mira")
-    assert len(recorrido) == 4 + 9 * 3 + 6
+    assert len(recorrido) == 4 + 12 * 3 + 6
     assert [e.titulo for e in recorrido.etapas[:4]] == ["caracteres", "índices", "embeddings de los caracteres",
                                                         "+ posiciones"]
     assert recorrido.etapas[-1].titulo == "carácter sorteado"
@@ -138,12 +140,76 @@ def test_textos_de_las_etapas(tokenizador):
     modelo = _modelo(tokenizador)
     recorrido = recorrer(modelo, tokenizador, "el modelo ")
     assert "«e» «l» «␣»" in recorrido.describir(0)
-    assert "lo construiste en las lecciones 02, 04 y 05" in recorrido.describir(6)
+    assert "lo construiste en las lecciones 02, 04 y 05" in recorrido.describir(8)
     assert "media 0.00 y desviación 1.00" in recorrido.describir(4)
     assert f"se añade: «el modelo {recorrido.siguiente}»" in recorrido.describir(len(recorrido) - 1)
     resumen = recorrido.resumen().splitlines()
-    assert len(resumen) == len(recorrido) and "(cabezas, L, L) = (2, 10, 10)" in resumen[6]
+    assert len(resumen) == len(recorrido) and "(cabezas, L, L) = (2, 10, 10)" in resumen[8]
+    assert "pesos de atención" in resumen[8] and "fuente  7" in resumen[8]
     assert visible(" ") == "␣" and visible("\n") == "↵" and visible("a") == "a"
+
+
+def test_top_k_cero_es_sin_filtro(tokenizador):
+    # El mando del widget usa 0 para «sin filtro», y la etapa top-k tiene su texto para k = 0: recorrer lo acepta.
+    modelo = _modelo(tokenizador)
+    sin_filtro = recorrer(modelo, tokenizador, "el mo", temperatura=1.3, top_k=None, semilla=2)
+    con_cero = recorrer(modelo, tokenizador, "el mo", temperatura=1.3, top_k=0, semilla=2)
+    assert con_cero.top_k is None and con_cero.siguiente == sin_filtro.siguiente
+    assert torch.equal(con_cero.probabilidades, sin_filtro.probabilidades)
+    assert (con_cero.probabilidades > 0).sum().item() == len(tokenizador)
+    assert "Sin filtro (k = 0)" in con_cero.describir(len(con_cero) - 3)
+    with pytest.raises(ValueError, match="top_k"):
+        recorrer(modelo, tokenizador, "el", top_k=-1)
+
+
+def test_la_cabecera_cuenta_bien_las_etapas(tokenizador):
+    # Con N etapas numeradas de 0 a N - 1, la cabecera no puede decir «Etapa 0 de N - 1» (serían N - 1 etapas).
+    modelo = _modelo(tokenizador)
+    recorrido = recorrer(modelo, tokenizador, "el modelo")
+    for indice in (0, 7, len(recorrido) - 1):
+        cabecera = recorrido.describir(indice).splitlines()[0]
+        numeros = re.match(r"Etapa (\d+) del curso \(de 0 a (\d+)\)", cabecera)
+        assert numeros, cabecera
+        assert int(numeros[1]) == indice and int(numeros[2]) == len(recorrido) - 1
+    assert recorrido.resumen().splitlines()[-1].startswith(f"{len(recorrido) - 1} ·")
+
+
+def test_etapas_de_la_atencion_una_a_una(tokenizador):
+    # Puntajes escalados, con máscara, pesos y pesos · V de cada cabeza: cada etapa es la cuenta de la anterior, y
+    # las cabezas, pegadas, dan la etapa «cabezas pegadas» que lee el modelo.
+    modelo = _modelo(tokenizador)
+    recorrido = recorrer(modelo, tokenizador, "el modelo mira")
+    L, H, dc = len(recorrido.caracteres), 2, 8
+    futuro = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+    for b in range(2):
+        etapa = {e.titulo.split(" · ", 1)[1]: e.valor for e in recorrido.etapas if e.bloque == b}
+        q, k, v = etapa["Q, K y V"].split(16, dim=-1)
+        q, k, v = (t.view(L, H, dc).transpose(0, 1) for t in (q, k, v))  # (cabezas, L, d_cabeza)
+        assert torch.allclose(etapa["puntajes QKᵀ/√d"], q @ k.transpose(-2, -1) / math.sqrt(dc), atol=1e-12)
+        enmascarados = etapa["puntajes con máscara"]
+        assert torch.isneginf(enmascarados[:, futuro]).all() and torch.isfinite(enmascarados[:, ~futuro]).all()
+        assert torch.equal(enmascarados[:, ~futuro], etapa["puntajes QKᵀ/√d"][:, ~futuro])
+        pesos = etapa["pesos de atención"]
+        assert torch.allclose(torch.softmax(enmascarados, dim=-1), pesos, atol=1e-12)
+        por_cabeza = etapa["pesos · V por cabeza"]
+        assert por_cabeza.shape == (H, L, dc)
+        assert torch.allclose(por_cabeza, pesos @ v, atol=1e-12)
+        assert torch.equal(por_cabeza.transpose(0, 1).reshape(L, H * dc), etapa["cabezas pegadas"])
+    assert "−∞" not in recorrido.describir(6)  # los puntajes escalados todavía no llevan la máscara
+    assert "−∞, −∞" in recorrido.describir(7) and f"las {L * (L - 1) // 2} celdas" in recorrido.describir(7)
+
+
+def test_numeracion_de_la_fuente(tokenizador):
+    modelo = _modelo(tokenizador)
+    recorrido = recorrer(modelo, tokenizador, "el modelo")
+    assert len(ETAPAS_DE_LA_FUENTE) == 13
+    assert {e.fuente for e in recorrido.etapas} == set(range(1, 14))  # las 13, ninguna sin etapa del curso
+    titulos = {e.titulo: e.fuente for e in recorrido.etapas}
+    assert (titulos["bloque 0 · puntajes QKᵀ/√d"], titulos["bloque 0 · puntajes con máscara"],
+            titulos["bloque 0 · pesos de atención"], titulos["bloque 0 · pesos · V por cabeza"]) == (5, 6, 7, 8)
+    assert recorrido.describir(7).startswith("Etapa 7 del curso (de 0 a 33) · 6 de la fuente (máscara causal)")
+    lineas = recorrido.correspondencia().splitlines()
+    assert len(lineas) == 13 and lineas[5].endswith("→ etapas 7 y 19") and lineas[0].endswith("→ etapas 0 y 1")
 
 
 def test_comienzo_mas_largo_que_el_contexto(tokenizador):
@@ -188,6 +254,26 @@ def test_cada_etapa_se_dibuja(tokenizador):
         figura_una_cabeza(recorrido, 0, 5)
 
 
+def test_con_un_comienzo_largo_los_rotulos_no_se_pisan(tokenizador):
+    # Con 40 caracteres, una ficha o un rótulo por carácter no caben: se dibujan los últimos o uno de cada k.
+    import io
+
+    from herramientas.revision_figuras import problemas_de_figura
+    from utilidades.graficos import aplicar_estilo
+
+    modelo = _modelo(tokenizador, contexto=40)
+    comienzo = (TEXTO * 2)[:40]
+    recorrido = recorrer(modelo, tokenizador, comienzo)
+    with plt.rc_context():
+        aplicar_estilo()  # el estilo del curso, como en las lecciones y en el widget
+        for i in (0, 1, 4, 5, 6, 7, 9, 10):  # fichas, índices, tablas (L, n), puntajes y pesos · V por cabeza
+            fig = dibujar_etapa(recorrido, i)
+            fig.savefig(io.BytesIO(), format="png", bbox_inches="tight")  # como el backend inline
+            problemas = problemas_de_figura(fig)
+            plt.close(fig)
+            assert not problemas, f"etapa {i} ({recorrido.etapas[i].titulo}): {problemas[:2]}"
+
+
 def test_widget_avanza_y_escribe(tokenizador):
     modelo = _modelo(tokenizador)
     vista = VisualizadorTransformer(modelo, tokenizador, comienzo="el ", top_k=3)
@@ -205,10 +291,19 @@ def test_widget_avanza_y_escribe(tokenizador):
     vista.avanzar()  # desde la última etapa: añade el carácter y vuelve a empezar
     assert vista.comienzo.value == "el " + esperado and vista.etapa.value == 0
     assert repr(vista) == (f"Visualizador: ejecuta la celda para usarlo. «el {esperado}» → sale "
-                           f"«{visible(vista.recorrido.siguiente)}» (etapa 0 de {vista.ultima})")
+                           f"«{visible(vista.recorrido.siguiente)}» (etapa 0 de 0 a {vista.ultima})")
     assert len(repr(vista)) <= 110  # Jupyter recorta el texto de un widget a 110 caracteres
     vista.comienzo.value = "el modelo mira atrás y escribe"
     assert "«…" in repr(vista) and len(repr(vista)) <= 110
+
+
+def test_widget_sin_la_letra_a():
+    # Los nombres de las etapas se sacan de una pasada de prueba: no puede pedir un carácter que el corpus no tenga.
+    tokenizador = TokenizadorCaracteres("xyz .\n")
+    modelo = _modelo(tokenizador)
+    vista = VisualizadorTransformer(modelo, tokenizador, comienzo="xy z")
+    assert vista.texto_plano.startswith("Etapa 0 del curso") and vista.recorrido.comienzo == "xy z"
+    assert len(vista.etapa.options) == len(vista.recorrido)
 
 
 def test_widget_con_un_comienzo_no_valido(tokenizador):
@@ -243,6 +338,9 @@ def test_la_curva_guardada_corresponde_al_corpus():
     assert all(int(f["caracteres_corpus"]) == len(texto) for f in filas), aviso
     assert all(int(f["vocabulario"]) == len(TokenizadorCaracteres(texto)) for f in filas), aviso
     assert all(int(f["pasos"]) == PASOS for f in filas)
+    from herramientas import modelo_leccion_11
+
+    assert PASOS == modelo_leccion_11.PASOS  # el punto d_modelo = 96 es el modelo de la lección 11
     parametros = [int(f["parametros"]) for f in filas]
     assert parametros == sorted(parametros)
 

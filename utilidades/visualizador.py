@@ -1,10 +1,11 @@
 """El transformer entero, etapa por etapa (lección 11): una pasada del mini-GPT pieza a pieza, sin dibujos.
 
 `recorrer(modelo, tokenizador, comienzo)` repite, con los mismos pesos, lo que hace `MiniGPT` por dentro y guarda el
-tensor de cada etapa: caracteres → índices → embeddings → + posiciones → en cada bloque LayerNorm, Q/K/V, pesos de
-atención causales por cabeza, cabezas pegadas, proyección, atajo residual, LayerNorm, MLP con GELU y atajo →
-LayerNorm final → logits → temperatura → top-k → softmax → el carácter sorteado. Los dibujos y el widget viven en
-`utilidades.visualizador_widget`.
+tensor de cada etapa: caracteres → índices → embeddings → + posiciones → en cada bloque LayerNorm, Q/K/V, QKᵀ/√d,
+el mismo con la máscara causal, pesos de atención, pesos · V de cada cabeza, cabezas pegadas, proyección,
+atajo residual, LayerNorm, MLP con GELU y atajo → LayerNorm final → logits → temperatura → top-k → softmax → el
+carácter sorteado. Cada etapa lleva también su número en la lista de 13 etapas de la fuente del curso
+(`ETAPAS_DE_LA_FUENTE`). Los dibujos y el widget viven en `utilidades.visualizador_widget`.
 """
 
 import math
@@ -16,6 +17,25 @@ import torch.nn.functional as F
 
 from utilidades.gpt import MiniGPT, filtrar_top_k
 from utilidades.mascaras import mascara_causal
+
+# La pasada contada en 13 etapas, como la cuenta el material del que parte el curso (la «fuente»). El curso la
+# parte más fino (cada bloque por dentro, y el sorteo en cuatro pasos): cada etapa del curso dice a cuál de estas
+# 13 pertenece, y varias del curso pueden caer en la misma.
+ETAPAS_DE_LA_FUENTE = (
+    "tokenización: texto → índices",
+    "embeddings de los tokens",
+    "posiciones",
+    "Q, K y V",
+    "puntajes QKᵀ/√d",
+    "máscara causal",
+    "softmax: pesos de atención",
+    "pesos · V en cada cabeza",
+    "cabezas pegadas y proyección",
+    "atajo residual y LayerNorm",
+    "MLP",
+    "logits",
+    "muestreo: temperatura, top-k, softmax y sorteo",
+)
 
 RUTA_MODELO = pathlib.Path(__file__).resolve().parent.parent / "datos" / "mini_gpt_leccion_11.pt"
 _REHACER = "python -m herramientas.modelo_leccion_11 --forzar"
@@ -50,7 +70,9 @@ class Etapa:
     ejes: tuple  # nombre de cada dimensión, p. ej. ("L", "d_modelo")
     lecciones: tuple  # p. ej. ("04",)
     que_es: str  # una frase para el estudiante
-    tipo: str  # cómo se dibuja: "caracteres", "indices", "matriz", "qkv", "atencion", "vector", "sorteo"
+    tipo: str  # cómo se dibuja: "caracteres", "indices", "matriz", "qkv", "puntajes", "atencion", "cabezas",
+    #            "vector", "sorteo"
+    fuente: int  # su número (1 a 13) en ETAPAS_DE_LA_FUENTE
     bloque: int | None = None
     extra: dict = field(default_factory=dict)
 
@@ -62,6 +84,10 @@ class Etapa:
     def forma_con_nombres(self):
         """«(L, d_modelo) = (10, 96)»."""
         return f"({', '.join(self.ejes)}) = {self.forma}"
+
+    def en_la_fuente(self):
+        """«6 de la fuente (máscara causal)»: a qué etapa de la lista de 13 de la fuente pertenece."""
+        return f"{self.fuente} de la fuente ({ETAPAS_DE_LA_FUENTE[self.fuente - 1]})"
 
     def donde(self):
         """«lo construiste en la lección 07» (o «en las lecciones 02, 04 y 05»)."""
@@ -88,23 +114,44 @@ class Recorrido:
         return len(self.etapas)
 
     def resumen(self):
-        """Una línea por etapa: número, título, forma y lección."""
+        """Una línea por etapa: número del curso, número de la fuente, título, forma y lección."""
         ancho = max(len(e.titulo) for e in self.etapas)
-        lineas = [f"{i:2d}. {e.titulo:<{ancho}}  {e.forma_con_nombres():<30} · "
+        lineas = [f"{i:2d} · fuente {e.fuente:2d}  {e.titulo:<{ancho}}  {e.forma_con_nombres():<30} · "
                   f"{'lección' if len(e.lecciones) == 1 else 'lecciones'} {', '.join(e.lecciones)}"
                   for i, e in enumerate(self.etapas)]
         return "\n".join(lineas)
 
+    def correspondencia(self):
+        """Una línea por cada una de las 13 etapas de la fuente, con las etapas del curso que le corresponden."""
+        lineas = []
+        for numero, nombre in enumerate(ETAPAS_DE_LA_FUENTE, start=1):
+            del_curso = [i for i, e in enumerate(self.etapas) if e.fuente == numero]
+            lineas.append(f"{numero:2d}. {nombre:<47} → {_lista_de_etapas(del_curso)}")
+        return "\n".join(lineas)
+
+    def cabecera(self, indice):
+        """«Etapa 7 del curso (de 0 a 33) · 6 de la fuente (máscara causal) · bloque 0 · puntajes con máscara»."""
+        etapa = self.etapas[indice]
+        return (f"Etapa {indice} del curso (de 0 a {len(self.etapas) - 1}) · {etapa.en_la_fuente()} · "
+                f"{etapa.titulo}")
+
     def describir(self, indice):
-        """Texto de la etapa `indice`: título, forma, lección, qué es y unos valores."""
+        """Texto de la etapa `indice`: título, números en el curso y en la fuente, forma, lección, qué es y valores."""
         if not 0 <= indice < len(self.etapas):
             raise IndexError(f"Hay {len(self.etapas)} etapas (0 a {len(self.etapas) - 1}); pediste la {indice}.")
         etapa = self.etapas[indice]
-        lineas = [f"Etapa {indice} de {len(self.etapas) - 1} · {etapa.titulo}",
+        lineas = [self.cabecera(indice),
                   f"forma {etapa.forma_con_nombres()} · {etapa.donde()}",
                   etapa.que_es,
                   _valores_en_texto(etapa, self)]
         return "\n".join(linea for linea in lineas if linea)
+
+
+def _lista_de_etapas(indices):
+    """«etapa 4», «etapas 0 y 1» o «etapas 4, 12, 15 y 23» (las del curso que caen en una etapa de la fuente)."""
+    if len(indices) == 1:
+        return f"etapa {indices[0]}"
+    return f"etapas {', '.join(map(str, indices[:-1]))} y {indices[-1]}"
 
 
 def visible(caracter):
@@ -112,9 +159,17 @@ def visible(caracter):
     return {" ": "␣", "\n": "↵"}.get(caracter, caracter)
 
 
+def _un_numero(x):
+    """«0.12», «-0.53» o «−∞» (lo que la máscara pone en el futuro)."""
+    x = float(x)
+    if math.isinf(x):
+        return "−∞" if x < 0 else "+∞"
+    return f"{round(x, 2) + 0.0:.2f}"
+
+
 def _numeros(fila, cuantos=4):
     """«[0.12, -0.53, 0.88, 0.01, …]» con los primeros `cuantos` números de un tensor 1-D."""
-    texto = ", ".join(f"{round(float(x), 2) + 0.0:.2f}" for x in fila[:cuantos])
+    texto = ", ".join(_un_numero(x) for x in fila[:cuantos])
     return f"[{texto}{', …' if len(fila) > cuantos else ''}]"
 
 
@@ -136,6 +191,16 @@ def _valores_en_texto(etapa, recorrido):
             media, desviacion = etapa.extra["media_por_fila"], etapa.extra["desviacion_por_fila"]
             texto += f"\nantes de escalar, cada fila tiene media {media:.2f} y desviación {desviacion:.2f}"
         return texto
+    if etapa.tipo == "puntajes":
+        primero = visible(recorrido.caracteres[0])
+        texto = f"fila de «{primero}» (el primero), cabeza 0: {_numeros(v[0, 0])}"
+        if etapa.extra.get("enmascarados"):
+            tapadas = int(torch.isneginf(v[0]).sum())
+            texto += f"\n−∞ en las {tapadas} celdas de cada cabeza que están por encima de la diagonal"
+        return texto
+    if etapa.tipo == "cabezas":
+        return " · ".join(f"cabeza {h}: {_numeros(v[h, -1], 2)}" for h in range(v.shape[0])) + \
+            f" (fila de «{ultimo}»)"
     if etapa.tipo == "atencion":
         partes = []
         for h in range(v.shape[0]):
@@ -176,6 +241,15 @@ def _atencion_a_la_vista(atencion, h, mascara):
     return atencion.pesos[0], entradas[0][0], proyectada
 
 
+def _puntajes(atencion, qkv, futuro):
+    """Los puntajes de cada cabeza antes del softmax, (cabezas, L, L): escalados (QKᵀ/√d_cabeza) y con la máscara
+    (−∞ en el futuro). Son las cuentas que `atencion` de la lección 02 hace antes del softmax."""
+    L = qkv.shape[0]
+    q, k, _ = qkv.view(L, 3, atencion.cabezas, atencion.d_cabeza).permute(1, 2, 0, 3)  # 3 × (cabezas, L, d_cabeza)
+    escalados = q @ k.transpose(-2, -1) / math.sqrt(atencion.d_cabeza)  # (cabezas, L, L)
+    return escalados, escalados.masked_fill(futuro, -math.inf)
+
+
 @torch.no_grad()
 def recorrer(modelo, tokenizador, comienzo, temperatura=0.8, top_k=10, semilla=0):
     """Pasa `comienzo` por el mini-GPT paso a paso y devuelve un `Recorrido` con el tensor de cada etapa.
@@ -188,6 +262,9 @@ def recorrer(modelo, tokenizador, comienzo, temperatura=0.8, top_k=10, semilla=0
         raise ValueError("Escribe al menos un carácter para empezar.")
     if temperatura <= 0:
         raise ValueError(f"La temperatura debe ser mayor que 0, pero es {temperatura}.")
+    if top_k is not None and top_k < 0:
+        raise ValueError(f"top_k debe ser 0 (sin filtro), None (sin filtro) o un entero positivo, pero es {top_k}.")
+    top_k = top_k or None  # 0, como en el mando del widget, es «sin filtro»
     modelo.eval()  # sin dropout: la pasada de evaluación, la que se usa para escribir
     codigos = tokenizador.codificar(comienzo)  # un carácter desconocido da un error claro
     recortado = len(codigos) > modelo.contexto
@@ -198,17 +275,17 @@ def recorrer(modelo, tokenizador, comienzo, temperatura=0.8, top_k=10, semilla=0
     L = len(codigos)
     etapas = [
         Etapa("caracteres", indices, ("L",), ("10",),
-              "El texto, cortado en caracteres: cada uno es un token.", "caracteres"),
+              "El texto, cortado en caracteres: cada uno es un token.", "caracteres", 1),
         Etapa("índices", indices, ("L",), ("10",),
-              "El tokenizador cambia cada carácter por su número en el vocabulario.", "indices"),
+              "El tokenizador cambia cada carácter por su número en el vocabulario.", "indices", 1),
     ]
     x = modelo.tokens(indices)  # (L, d_modelo): una fila de la tabla por carácter
     etapas.append(Etapa("embeddings de los caracteres", x, ("L", "d_modelo"), ("10",),
-                        "Cada índice elige una fila de la tabla de embeddings (nn.Embedding).", "matriz"))
+                        "Cada índice elige una fila de la tabla de embeddings (nn.Embedding).", "matriz", 2))
     if modelo.posiciones is not None:
         x = x + modelo.posiciones(torch.arange(L, device=x.device))  # (L, d_modelo) + (L, d_modelo)
         etapas.append(Etapa("+ posiciones", x, ("L", "d_modelo"), ("06", "10"),
-                            "Se suma un vector aprendido por sitio: ahora el orden importa.", "matriz"))
+                            "Se suma un vector aprendido por sitio: ahora el orden importa.", "matriz", 3))
     futuro = mascara_causal(L).to(x.device)  # (L, L)
     for b, bloque in enumerate(modelo.bloques):
         atencion = bloque.atencion
@@ -216,58 +293,71 @@ def recorrer(modelo, tokenizador, comienzo, temperatura=0.8, top_k=10, semilla=0
         h, normalizada = _norma(x, bloque.norma_1)
         etapas.append(Etapa(f"bloque {b} · LayerNorm 1", h, ("L", "d_modelo"), ("07",),
                             "Cada fila se lleva a media 0 y desviación 1, y se escala con γ y β aprendidos.",
-                            "matriz", b, _momentos(normalizada)))
+                            "matriz", 10, b, _momentos(normalizada)))
         qkv = atencion.qkv(h)  # (L, 3·d_modelo)
         etapas.append(Etapa(f"bloque {b} · Q, K y V", qkv, ("L", "3·d_modelo"), ("04",),
-                            "Una sola capa lineal da a la vez consultas (Q), claves (K) y valores (V).", "qkv", b))
+                            "Una sola capa lineal da a la vez consultas (Q), claves (K) y valores (V).", "qkv", 4,
+                            b))
+        escalados, enmascarados = _puntajes(atencion, qkv, futuro)  # 2 × (cabezas, L, L)
+        etapas.append(Etapa(f"bloque {b} · puntajes QKᵀ/√d", escalados, ("cabezas", "L", "L"), ("02", "03", "04"),
+                            f"Cada cabeza compara cada consulta con cada clave (producto escalar) y divide por "
+                            f"√d_cabeza = √{dc}: una tabla L × L por cabeza, todavía con el futuro.", "puntajes", 5,
+                            b))
+        etapas.append(Etapa(f"bloque {b} · puntajes con máscara", enmascarados, ("cabezas", "L", "L"), ("05",),
+                            "La máscara causal pone −∞ por encima de la diagonal: el futuro no se mira.", "puntajes",
+                            6, b, {"enmascarados": True}))
         pesos, cabezas, proyectada = _atencion_a_la_vista(atencion, h, futuro)  # el futuro pesa 0
         etapas.append(Etapa(f"bloque {b} · pesos de atención", pesos, ("cabezas", "L", "L"), ("02", "04", "05"),
-                            "softmax(QKᵀ/√d_cabeza) con máscara causal: cada carácter mira a los anteriores.",
-                            "atencion", b))
+                            "El softmax de cada fila de puntajes: e^(−∞) = 0, así que cada carácter reparte su "
+                            "atención entre él y los anteriores.", "atencion", 7, b))
+        por_cabeza = cabezas.view(L, H, dc).transpose(0, 1)  # (cabezas, L, d_cabeza): antes de pegarlas
+        etapas.append(Etapa(f"bloque {b} · pesos · V por cabeza", por_cabeza, ("cabezas", "L", "d_cabeza"),
+                            ("02", "04"), f"Cada cabeza mezcla sus valores con sus pesos: {H} tablas de {dc} "
+                            f"columnas, una por cabeza, todavía separadas.", "cabezas", 8, b))
         etapas.append(Etapa(f"bloque {b} · cabezas pegadas", cabezas, ("L", "d_modelo"), ("04",),
                             f"Lo que encontró cada cabeza ({H} trozos de {dc} números), uno junto a otro.",
-                            "matriz", b, {"trozos": H}))
+                            "matriz", 9, b, {"trozos": H}))
         etapas.append(Etapa(f"bloque {b} · proyección", proyectada, ("L", "d_modelo"), ("04",),
-                            "La proyección de salida mezcla lo que trajeron las cabezas.", "matriz", b))
+                            "La proyección de salida mezcla lo que trajeron las cabezas.", "matriz", 9, b))
         x = x + proyectada
         etapas.append(Etapa(f"bloque {b} · atajo residual 1", x, ("L", "d_modelo"), ("07",),
-                            "x + atención(LN(x)): lo nuevo se suma a lo que ya había.", "matriz", b))
+                            "x + atención(LN(x)): lo nuevo se suma a lo que ya había.", "matriz", 10, b))
         h, normalizada = _norma(x, bloque.norma_2)
         etapas.append(Etapa(f"bloque {b} · LayerNorm 2", h, ("L", "d_modelo"), ("07",),
-                            "Otra normalización por fila antes del MLP.", "matriz", b, _momentos(normalizada)))
+                            "Otra normalización por fila antes del MLP.", "matriz", 10, b, _momentos(normalizada)))
         oculta = bloque.mlp[1](bloque.mlp[0](h))  # (L, 4·d_modelo)
         etapas.append(Etapa(f"bloque {b} · MLP (GELU)", oculta, ("L", "4·d_modelo"), ("07", "10"),
-                            "Cada carácter por separado: capa lineal a 4·d_modelo y GELU.", "matriz", b))
+                            "Cada carácter por separado: capa lineal a 4·d_modelo y GELU.", "matriz", 11, b))
         x = x + bloque.mlp[2](oculta)  # (L, d_modelo)
         etapas.append(Etapa(f"bloque {b} · atajo residual 2", x, ("L", "d_modelo"), ("07",),
-                            "x + MLP(LN(x)): la salida del bloque, lista para el siguiente.", "matriz", b))
+                            "x + MLP(LN(x)): la salida del bloque, lista para el siguiente.", "matriz", 10, b))
     x, normalizada = _norma(x, modelo.norma_final)
     etapas.append(Etapa("LayerNorm final", x, ("L", "d_modelo"), ("10",),
-                        "Una última normalización antes de hablar en caracteres.", "matriz", None,
+                        "Una última normalización antes de hablar en caracteres.", "matriz", 10, None,
                         _momentos(normalizada)))
     logits = modelo.salida(x)  # (L, vocabulario)
     vocabulario = {"vocabulario": tokenizador.caracteres}
     etapas.append(Etapa("logits del siguiente carácter", logits[-1], ("vocabulario",), ("10",),
                         "Una capa lineal da un número por carácter posible; solo importa la última fila.",
-                        "vector", None, vocabulario))
+                        "vector", 12, None, vocabulario))
     escalados = logits[-1] / temperatura
     etapas.append(Etapa("÷ temperatura", escalados, ("vocabulario",), ("03", "10"),
                         f"Los logits se dividen por T = {temperatura:g}: con T < 1 los favoritos se separan más; "
-                        f"con T > 1, menos.", "vector", None, vocabulario))
+                        f"con T > 1, menos.", "vector", 13, None, vocabulario))
     filtrados = filtrar_top_k(escalados, top_k)
     filtro = (f"Solo los k = {top_k} más altos siguen en juego; el resto pasa a −∞, como en una máscara."
               if top_k else "Sin filtro (k = 0): todos los caracteres siguen en juego.")
-    etapas.append(Etapa("top-k", filtrados, ("vocabulario",), ("10",), filtro, "vector", None, vocabulario))
+    etapas.append(Etapa("top-k", filtrados, ("vocabulario",), ("10",), filtro, "vector", 13, None, vocabulario))
     probabilidades = torch.softmax(filtrados, dim=-1)  # (vocabulario,)
     etapas.append(Etapa("softmax", probabilidades, ("vocabulario",), ("02", "03"),
-                        "Las probabilidades del sorteo: ninguna negativa y suman 1.", "vector", None,
+                        "Las probabilidades del sorteo: ninguna negativa y suman 1.", "vector", 13, None,
                         {**vocabulario, "probabilidades": True}))
     generador = torch.Generator().manual_seed(semilla)
     elegido = int(torch.multinomial(probabilidades.cpu(), 1, generator=generador))  # como `generar`
     siguiente = tokenizador.caracteres[elegido]
     etapas.append(Etapa("carácter sorteado", torch.tensor([elegido]), ("1",), ("10",),
                         "Se sortea un carácter con esas probabilidades y se añade al final del texto.", "sorteo",
-                        None, {"indice": elegido}))
+                        13, None, {"indice": elegido}))
     return Recorrido(comienzo, caracteres, etapas, logits, probabilidades, siguiente, temperatura, top_k, recortado)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from matplotlib.colors import LinearSegmentedColormap
 
-from utilidades.graficos import ACENTO, GRIS, TINTA, barras_de_pesos, mapa_de_calor
+from utilidades.graficos import ACENTO, FONDO_OCULTO, GRIS, TINTA, barras_de_pesos, mapa_de_calor
 from utilidades.mascaras import mascara_causal
 from utilidades.paneles import figura_a_png
 from utilidades.visualizador import recorrer, visible
@@ -26,17 +26,20 @@ def _etiquetas(recorrido):
     return [visible(c) for c in recorrido.caracteres]
 
 
-def _rejilla(matrices, titulos, etiquetas, por_fila, lado=3.8):
-    """Mapas de atención causales en una rejilla de tamaño fijo (se lee proyectada aunque la frase sea larga)."""
+def _rejilla(matrices, titulos, etiquetas, por_fila, lado=3.8, oculto=True, **colores):
+    """Mapas L × L en una rejilla de tamaño fijo (se lee proyectada aunque la frase sea larga).
+
+    Con `oculto=True`, el futuro (encima de la diagonal) queda tapado, como en los pesos causales; `colores` pasa a
+    `mapa_de_calor` la escala (vmin, vmax, mapa, relleno_oculto) cuando no son pesos entre 0 y 1."""
     L = len(etiquetas)
-    futuro = mascara_causal(L)
+    futuro = mascara_causal(L) if oculto else None
     filas = -(-len(matrices) // por_fila)
     fig, ejes = plt.subplots(filas, por_fila, figsize=(lado * por_fila + 0.6, lado * filas + 0.4), squeeze=False)
     for k, (eje, matriz, titulo) in enumerate(zip(ejes.flat, matrices, titulos)):
         # Cada mapa lleva la frase en sus dos ejes: con muchas letras, mapa_de_calor deja al dibujar una de cada k
         # marcas, el mismo k en filas y columnas y en todos los paneles. Los caracteres de las filas se leen solo en
         # la primera columna (si la rejilla se reparte de nuevo al dibujarse, graficos los pasa a la nueva).
-        mapa_de_calor(matriz, etiquetas, etiquetas, ax=eje, barra=False, oculto=futuro, titulo=titulo)
+        mapa_de_calor(matriz, etiquetas, etiquetas, ax=eje, barra=False, oculto=futuro, titulo=titulo, **colores)
         if k % por_fila != 0:
             eje.tick_params(axis="y", labelleft=False)
         # Las marcas conservan su letra aunque la figura encoja (un carácter de 9 puntos no se lee proyectado):
@@ -47,14 +50,36 @@ def _rejilla(matrices, titulos, etiquetas, por_fila, lado=3.8):
     return fig, ejes
 
 
+MAXIMO_DE_FILAS_ROTULADAS = 24  # con más caracteres, los rótulos de las filas se pisarían: se rotula uno de cada k
+
+
+def _alto_de_tabla(L):
+    """Alto en pulgadas de una tabla de L filas: crece con L hasta un tope que cabe en una pantalla."""
+    return min(max(3.2, 0.32 * L + 1.8), 8.0)
+
+
+def _rotular_filas(ax, recorrido, con_rotulos=True):
+    """Un rótulo por carácter en el eje de las filas; con muchos caracteres, uno de cada k (el mismo k siempre)."""
+    etiquetas = _etiquetas(recorrido)
+    cada = -(-len(etiquetas) // MAXIMO_DE_FILAS_ROTULADAS)
+    filas = list(range(0, len(etiquetas), cada))
+    ax.set_yticks(filas)
+    ax.set_yticklabels([etiquetas[i] for i in filas] if con_rotulos else [])
+
+
+MAXIMO_DE_FICHAS = 13  # las fichas que caben a lo ancho; de un comienzo más largo se dibujan las últimas
+
+
 def _dibujar_fichas(ax, recorrido, con_indices):
-    """Una ficha por carácter (y su índice debajo, si se pide)."""
+    """Una ficha por carácter (y su índice debajo, si se pide); de un comienzo largo, solo los últimos."""
     caracteres = _etiquetas(recorrido)
+    primero = max(0, len(caracteres) - MAXIMO_DE_FICHAS)
+    caracteres = caracteres[primero:]
     for j, c in enumerate(caracteres):
         ax.add_patch(plt.Rectangle((j + 0.05, 0.05), 0.9, 0.9, facecolor="#eef1f7", edgecolor=TINTA, lw=1.5))
         ax.text(j + 0.5, 0.5, c, ha="center", va="center", fontsize=20, color=TINTA)
         if con_indices:
-            ax.text(j + 0.5, -0.35, str(int(recorrido.etapas[1].valor[j])), ha="center", va="center",
+            ax.text(j + 0.5, -0.35, str(int(recorrido.etapas[1].valor[primero + j])), ha="center", va="center",
                     fontsize=15, color=ACENTO)
     ax.set_xlim(0, max(len(caracteres), 4))
     ax.set_ylim(-0.8 if con_indices else 0, 1.1)
@@ -67,8 +92,7 @@ def _dibujar_matriz(ax, etapa, recorrido):
     datos = etapa.valor.detach().cpu().double().numpy()
     tope = float(np.abs(datos).max()) or 1.0
     imagen = ax.imshow(datos, cmap=MAPA_SIGNO, vmin=-tope, vmax=tope, aspect="auto", interpolation="nearest")
-    ax.set_yticks(range(datos.shape[0]))
-    ax.set_yticklabels(_etiquetas(recorrido))
+    _rotular_filas(ax, recorrido)
     ax.set_xlabel(f"columna (0 a {datos.shape[1] - 1})")
     ax.set_ylabel("carácter")
     trozos = 3 if etapa.tipo == "qkv" else etapa.extra.get("trozos")
@@ -110,11 +134,51 @@ def _dibujar_vector(ax, etapa, recorrido):
     ax.set_xlabel("los caracteres con el valor más alto")
 
 
+def _dibujar_puntajes(etapa, recorrido, titulo):
+    """Los puntajes de cada cabeza, (cabezas, L, L), con el signo en color; con máscara, el −∞ en color arena."""
+    valores = etapa.valor.detach().cpu().double()
+    finitos = valores[torch.isfinite(valores)]
+    tope = float(finitos.abs().max()) if finitos.numel() else 1.0
+    enmascarados = bool(etapa.extra.get("enmascarados"))
+    matrices = [torch.nan_to_num(m, neginf=0.0) for m in valores]  # las celdas −∞ van tapadas: su valor no se pinta
+    colores = {"vmin": -tope, "vmax": tope, "mapa": MAPA_SIGNO}
+    if enmascarados:
+        colores["relleno_oculto"] = FONDO_OCULTO
+    fig, _ = _rejilla(matrices, [f"cabeza {h}" for h in range(etapa.forma[0])], _etiquetas(recorrido),
+                      etapa.forma[0], oculto=enmascarados, **colores)
+    clave = "arena: −∞ (el futuro)" if enmascarados else "azul positivo · rojo negativo"
+    fig.suptitle(f"{titulo}\n{clave}", fontsize=15)
+    fig.tight_layout()
+    return fig
+
+
+def _dibujar_cabezas(etapa, recorrido, titulo):
+    """pesos · V de cada cabeza, (cabezas, L, d_cabeza): una tabla por cabeza, separadas, antes de pegarlas."""
+    valores = etapa.valor.detach().cpu().double().numpy()
+    tope = float(np.abs(valores).max()) or 1.0
+    cabezas, L, _ = valores.shape
+    fig, ejes = plt.subplots(1, cabezas, figsize=(11, _alto_de_tabla(L)), squeeze=False)
+    for h, ax in enumerate(ejes[0]):
+        imagen = ax.imshow(valores[h], cmap=MAPA_SIGNO, vmin=-tope, vmax=tope, aspect="auto",
+                           interpolation="nearest")
+        ax.set_title(f"cabeza {h}")
+        _rotular_filas(ax, recorrido, con_rotulos=h == 0)
+    ejes[0, 0].set_ylabel("carácter")
+    fig.supxlabel(f"columna de cada cabeza (0 a {valores.shape[2] - 1})")
+    fig.colorbar(imagen, ax=list(ejes[0]), fraction=0.03, pad=0.02)
+    fig.suptitle(titulo, fontsize=15)
+    return fig
+
+
 def dibujar_etapa(recorrido, indice):
     """Figura de la etapa `indice` de un `Recorrido`: fichas, tabla de colores, mapas de atención o barras."""
     etapa = recorrido.etapas[indice]
-    titulo = f"{indice} · {etapa.titulo} · forma {etapa.forma}"
+    titulo = f"{indice} (fuente {etapa.fuente}) · {etapa.titulo} · forma {etapa.forma}"
     L = len(recorrido.caracteres)
+    if etapa.tipo == "puntajes":
+        return _dibujar_puntajes(etapa, recorrido, titulo)
+    if etapa.tipo == "cabezas":
+        return _dibujar_cabezas(etapa, recorrido, titulo)
     if etapa.tipo == "atencion":
         fig, _ = _rejilla(list(etapa.valor.detach().cpu()), [f"cabeza {h}" for h in range(etapa.forma[0])],
                           _etiquetas(recorrido), etapa.forma[0])
@@ -122,10 +186,12 @@ def dibujar_etapa(recorrido, indice):
         fig.tight_layout()
         return fig
     if etapa.tipo in ("caracteres", "indices"):
-        fig, ax = plt.subplots(figsize=(max(6.0, 0.75 * L + 1), 2.2))
+        fig, ax = plt.subplots(figsize=(max(6.0, 0.75 * min(L, MAXIMO_DE_FICHAS) + 1), 2.2))
         _dibujar_fichas(ax, recorrido, etapa.tipo == "indices")
+        if L > MAXIMO_DE_FICHAS:
+            titulo += f" · los últimos {MAXIMO_DE_FICHAS} de {L}"
     elif etapa.tipo in ("matriz", "qkv"):
-        fig, ax = plt.subplots(figsize=(11, max(3.2, 0.32 * L + 1.8)))
+        fig, ax = plt.subplots(figsize=(11, _alto_de_tabla(L)))
         _dibujar_matriz(ax, etapa, recorrido)
     else:
         fig, ax = plt.subplots(figsize=(9, 3.6))
@@ -179,8 +245,9 @@ class VisualizadorTransformer(widgets.VBox):
         self.temperatura = widgets.FloatSlider(value=temperatura, min=0.1, max=2.0, step=0.1,
                                                description="temperatura")
         self.top_k = widgets.IntSlider(value=top_k or 0, min=0, max=len(tokenizador), description="top-k")
-        etapas = recorrer(modelo, tokenizador, "a").etapas  # los títulos solo dependen del modelo
-        opciones = [(f"{i} · {e.titulo}", i) for i, e in enumerate(etapas)]
+        # Los títulos solo dependen del modelo: basta con una pasada de un carácter que seguro está en el vocabulario.
+        etapas = recorrer(modelo, tokenizador, tokenizador.caracteres[0]).etapas
+        opciones = [(f"{i} · {e.titulo} (fuente {e.fuente})", i) for i, e in enumerate(etapas)]
         self.etapa = widgets.Dropdown(options=opciones, value=0, description="etapa")
         self.siguiente = widgets.Button(description="siguiente etapa", button_style="primary")
         self.texto = widgets.HTML()
@@ -242,4 +309,4 @@ class VisualizadorTransformer(widgets.VBox):
             return f"Visualizador: ejecuta la celda para usarlo. {self.texto_plano}"
         comienzo = self.comienzo.value if len(self.comienzo.value) <= 20 else "…" + self.comienzo.value[-19:]
         return (f"Visualizador: ejecuta la celda para usarlo. «{comienzo}» → sale "
-                f"«{visible(self.recorrido.siguiente)}» (etapa {self.etapa.value} de {self.ultima})")
+                f"«{visible(self.recorrido.siguiente)}» (etapa {self.etapa.value} de 0 a {self.ultima})")

@@ -9,8 +9,8 @@ from casos_ejercicios import Adivinanza, Caso, Error
 L = len("la atención mira atrás")
 
 
-def _gigas(contexto, cabezas=12, bloques=12, bytes_por_numero=4):
-    return cabezas * bloques * contexto**2 * bytes_por_numero / 1e9
+def _gigas(contexto, cabezas=12, bloques=12, bytes_por_numero=4, tablas=2):
+    return tablas * cabezas * bloques * contexto**2 * bytes_por_numero / 1e9
 
 
 def _futuro(n):
@@ -76,20 +76,24 @@ CASOS = {
     ),
     "11.3": Caso(
         solucion=_gigas(2048),
+        acepta=[round(_gigas(2048), 1), round(_gigas(2048), 2)],
         errores=[
-            Error(_gigas(1024) * 2, "no es lineal"),
+            # Una tabla por cabeza con el contexto doblado da lo mismo que dos tablas con la memoria solo doblada
+            # (_gigas(1024) * 2): un número, una pista que nombra los dos errores.
+            Error(_gigas(2048, tablas=1), "una sola tabla por cabeza"),
             Error(_gigas(1024), "el doble de contexto"),
+            Error(_gigas(1024, tablas=1), "con el contexto de 1024"),
             Error(_gigas(2048, 1, 1), "una sola cabeza"),
             Error(_gigas(2048, 12, 1), "un solo bloque"),
-            Error(_gigas(2048) * 2, "no también los puntajes"),
+            Error(_gigas(2048, bytes_por_numero=8), "no 8"),
             Error(_gigas(2048, bytes_por_numero=32), "no bits"),
             Error(_gigas(2048) * 1e9 / 2**30, "2³⁰"),
             Error(_gigas(2048) * 1e3, "no en MB"),
         ],
         adivinanzas=[
             Adivinanza(_gigas(1024), "el contexto de la tabla, sin doblar"),
-            Adivinanza(_gigas(2048) * 2, "las «dos tablas» de la lección 07 (puntajes y pesos): debe recibir su "
-                                         "propia pista, no la de los bytes"),
+            Adivinanza(_gigas(2048, tablas=1), "la respuesta antigua de la lección 11: solo los pesos, una tabla por "
+                                               "cabeza, cuando la lección 07 cuenta dos (puntajes y pesos)"),
         ],
     ),
     "11.4": Caso(

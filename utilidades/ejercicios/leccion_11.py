@@ -85,27 +85,31 @@ def _numeros_de_los_pesos(respuesta):
     return pista("mira la forma de la etapa «pesos de atención» en el resumen de la sección 2: (cabezas, L, L).")
 
 
-def _gigas(contexto, cabezas=12, bloques=12, bytes_por_numero=4):
-    return cabezas * bloques * contexto**2 * bytes_por_numero / 1e9
+def _gigas(contexto, cabezas=12, bloques=12, bytes_por_numero=4, tablas=2):
+    """GB de las tablas L × L de la atención: `tablas` por cabeza y bloque (2: puntajes y pesos, como en la 07)."""
+    return tablas * cabezas * bloques * contexto**2 * bytes_por_numero / 1e9
 
 
 @ejercicio("11.3")
 def _memoria_de_gpt2(respuesta):
     valor = exigir_numero(respuesta, "un solo número (GB)")
-    if math.isclose(valor, _gigas(2048), rel_tol=0.01):  # 2.4 (redondeado) vale; 2.37 o 2.45 inventados, no
+    if math.isclose(valor, _gigas(2048), rel_tol=0.01):  # 4.8 (redondeado) vale; 4.75 o 4.9 inventados, no
         return bien("Doblar el contexto cuadruplica la memoria de la atención: por eso los modelos grandes usan "
-                    "la atención fusionada, que no guarda la tabla entera.")
+                    "la atención fusionada, que no guarda las tablas enteras.")
     candidatos = [
-        (_gigas(1024) * 2, "el coste no es lineal: al doblar el contexto, la tabla L × L crece el doble en filas y el "
-                           "doble en columnas (lección 07)."),
+        # La mitad de la respuesta sale de dos errores distintos que dan el mismo número (una tabla por cabeza con
+        # el contexto doblado, o dos tablas con la memoria solo doblada): la pista nombra los dos. Una tabla con 8
+        # bytes por número daría justo la respuesta, y no se puede distinguir: el enunciado pide float32.
+        (_gigas(2048, tablas=1), "te sale la mitad. O cuentas una sola tabla por cabeza (nuestra `atencion` guarda a "
+                                 "la vez dos, los puntajes y los pesos), o has doblado la memoria al doblar el "
+                                 "contexto: el coste no es lineal, cada tabla L × L crece el doble en filas y el doble "
+                                 "en columnas (lección 07)."),
         (_gigas(1024), "esa es la memoria con el contexto de la tabla; el ejercicio pide el doble de contexto."),
+        (_gigas(1024, tablas=1), "eso es una sola tabla por cabeza y con el contexto de 1024: cuenta puntajes y "
+                                 "pesos, con el contexto doblado."),
         (_gigas(2048, 1, 1), "eso es una sola cabeza de un solo bloque; suma todas las cabezas de todos los bloques."),
         (_gigas(2048, 12, 1), "eso es un solo bloque; GPT-2 small tiene 12."),
-        # El doble puede venir de contar dos tablas (puntajes y pesos, como la atencion de la lección 07) o de
-        # tomar 8 bytes por número: dan el mismo número, así que la pista nombra lo que se cuenta y en qué tipo.
-        (_gigas(2048) * 2, "te sale el doble: se cuentan solo las tablas de pesos, no también los puntajes que la "
-                           "`atencion` de la lección 07 guarda a la vez (sus «dos tablas»), y en float32, 4 bytes por "
-                           "número."),
+        (_gigas(2048, bytes_por_numero=8), "float32 ocupa 4 bytes por número, no 8."),
         (_gigas(2048, bytes_por_numero=32), "float32 son 32 bits, que son 4 bytes: cuenta bytes, no bits."),
         (_gigas(2048) * 1e9 / 2**30, "aquí 1 GB son mil millones de bytes (10⁹), no 2³⁰."),
         (_gigas(2048) * 1e3, "el resultado va en GB, no en MB: divide por mil millones de bytes."),
@@ -113,7 +117,8 @@ def _memoria_de_gpt2(respuesta):
     for esperado, texto in candidatos:
         if math.isclose(valor, esperado, rel_tol=0.02):
             return pista(texto)
-    return pista("cabezas × bloques × L² números, 4 bytes cada uno, y divide entre 10⁹ (lección 07).")
+    return pista("2 tablas (puntajes y pesos) × cabezas × bloques × L² números, 4 bytes cada uno, y divide entre "
+                 "10⁹ (lección 07 y sección 6).")
 
 
 def _referencia(q, k, v):
@@ -159,8 +164,8 @@ def _atencion_causal(funcion):
             if torch.allclose(salida, variante, atol=1e-6):
                 return pista(_PISTAS_11_4[nombre])
         return pista("la forma es correcta pero los números no: softmax(QKᵀ/√d con máscara) por V, paso a paso.")
-    return bien("Es la atención de una cabeza del mini-GPT: la de las etapas «pesos de atención» y «cabezas "
-                "pegadas».")
+    return bien("Es la atención de una cabeza del mini-GPT: las etapas «puntajes QKᵀ/√d», «puntajes con máscara», "
+                "«pesos de atención» y «pesos · V por cabeza» del visualizador, en cuatro líneas.")
 
 
 # Ejercicio 11.5: un ViT de parches 8 × 8 sobre imágenes de 32 × 32, con [CLS]. Se pregunta cuántas celdas de la

@@ -294,7 +294,7 @@ def main(argumentos=None):
     opciones = analizador.parse_args(argumentos)
     if opciones.hilos:
         torch.set_num_threads(opciones.hilos)
-    _, tokenizador, entrenamiento, validacion = corpus_dividido()
+    _, tokenizador, entrenamiento, validacion, _ = corpus_dividido()
     V = len(tokenizador)
     carga = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"torch {torch.__version__} · {torch.get_num_threads()} hilos · {os.cpu_count()} núcleos · carga media "

@@ -12,13 +12,16 @@ import torch
 from herramientas.cuadernos import RAIZ, Orden
 from utilidades.texto import TokenizadorCaracteres, dividir, leer_corpus
 
+# La receta de entrenamiento de la lección 10 (sección 7): la usan las órdenes que entrenan su modelo.
+RECETA = {"pasos": 800, "tamano_lote": 32, "lr": 4e-3, "weight_decay": 0.1, "cada": 100, "paciencia": 3}
+
 
 def corpus_dividido():
-    """(texto, tokenizador, entrenamiento, validacion): el corpus del curso partido como en la lección 10."""
+    """(texto, tokenizador, entrenamiento, validacion, prueba): el corpus del curso partido como en la lección 10."""
     texto = leer_corpus()
     tokenizador = TokenizadorCaracteres(texto)
-    entrenamiento, validacion = dividir(torch.tensor(tokenizador.codificar(texto)))
-    return texto, tokenizador, entrenamiento, validacion
+    entrenamiento, validacion, prueba = dividir(torch.tensor(tokenizador.codificar(texto)))
+    return texto, tokenizador, entrenamiento, validacion, prueba
 
 
 def medir_y_guardar(argumentos, archivo, columnas, medir, descripcion):

@@ -2,11 +2,11 @@
 
 Uso: python -m herramientas.modelo_leccion_11 [--forzar]
 
-Es el modelo de la lección 10 con su mismo código y su misma semilla (`torch.manual_seed(0)`, `MiniGPT(V)` con
-sus valores por defecto, `entrenar_gpt(..., semilla=0)`), pero con PASOS pasos en vez de 1000. Se entrena con un
-solo hilo: así esta orden da siempre el mismo archivo en la misma máquina. La lección 11 carga el archivo en vez de
-entrenar, para que todas las cifras que imprime sean las mismas en cualquier ordenador. Si el archivo ya existe,
-avisa y no lo toca salvo con --forzar.
+Es el modelo de la lección 10 con su mismo código, su misma semilla y su misma receta (`torch.manual_seed(0)`,
+`MiniGPT(V)` con sus valores por defecto, `entrenar_gpt(..., semilla=0)` con la `RECETA` de herramientas.medidas, la
+de la sección 7 de la lección). Se entrena con un solo hilo: así esta orden da siempre el mismo archivo en la misma
+máquina. La lección 11 carga el archivo en vez de entrenar, para que todas las cifras que imprime sean las mismas en
+cualquier ordenador. Si el archivo ya existe, avisa y no lo toca salvo con --forzar.
 """
 
 import sys
@@ -14,19 +14,20 @@ import sys
 import torch
 
 from herramientas.cuadernos import RAIZ, Orden
-from herramientas.medidas import corpus_dividido
+from herramientas.medidas import RECETA, corpus_dividido
 from utilidades.gpt import MiniGPT, entrenar_gpt
 
 ARCHIVO = RAIZ / "datos" / "mini_gpt_leccion_11.pt"
-PASOS, SEMILLA = 600, 0
+PASOS, SEMILLA = RECETA["pasos"], 0
 
 
 def entrenar(pasos=PASOS, mostrar=True):
     """Entrena el modelo y devuelve el diccionario que se guarda: pesos, vocabulario y cómo se obtuvo."""
-    texto, tokenizador, entrenamiento, validacion = corpus_dividido()
+    texto, tokenizador, entrenamiento, validacion, prueba = corpus_dividido()
     torch.manual_seed(SEMILLA)
     modelo = MiniGPT(len(tokenizador))
-    historial = entrenar_gpt(modelo, entrenamiento, validacion, pasos=pasos, semilla=SEMILLA, mostrar=mostrar)
+    receta = {**RECETA, "pasos": pasos}
+    historial = entrenar_gpt(modelo, entrenamiento, validacion, **receta, semilla=SEMILLA, mostrar=mostrar)
     configuracion = {"d_modelo": modelo.tokens.embedding_dim, "cabezas": modelo.bloques[0].atencion.cabezas,
                      "capas": len(modelo.bloques), "contexto": modelo.contexto}
     return {"estado": modelo.state_dict(), "configuracion": configuracion,

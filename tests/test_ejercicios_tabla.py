@@ -151,14 +151,6 @@ def test_las_variantes_booleanas_cubren_numpy_y_tensores():
 
 
 # --- Ejercicios que no se pueden adivinar ------------------------------------------------------------------
-# Ejercicios cuyo rediseño es de otra tarea: su prueba falla a propósito (xfail estricto) hasta que se rehagan,
-# y deja de fallar (y obliga a quitarlos de aquí) el día que el rediseño llegue.
-ADIVINABLES_PENDIENTES = {
-    "10.2": "a 200 pasos todas las cabezas quedan al nivel de los bigramas: el ejercicio mide ruido (su rediseño "
-            "es de la tarea de las lecciones 06–11)",
-}
-
-
 def test_cada_caso_lista_sus_adivinanzas():
     sin = [c for c in CLAVES if c in CASOS and not CASOS[c].adivinanzas]
     assert not sin, f"Casos sin adivinanzas (respuestas que se dan sin hacer el ejercicio): {sin}"
@@ -178,9 +170,6 @@ def test_ninguna_adivinanza_se_acepta(clave):
             aceptadas.append(f"{_describir(adivinanza.respuesta)} ({adivinanza.motivo})")
         else:
             assert veredicto.mensaje.strip(), f"{clave}: rechaza {_describir(adivinanza.respuesta)} sin decir por qué"
-    if clave in ADIVINABLES_PENDIENTES:
-        assert aceptadas, f"{clave} ya rechaza todas sus adivinanzas: quítalo de ADIVINABLES_PENDIENTES"
-        pytest.xfail(f"{ADIVINABLES_PENDIENTES[clave]}; acepta: " + "; ".join(aceptadas))
     assert not aceptadas, f"{clave} acepta respuestas que no exigen hacer el ejercicio:\n" + "\n".join(aceptadas)
 
 
@@ -424,8 +413,8 @@ def test_ninguna_respuesta_esta_en_pantalla_antes_de_su_ejercicio():
     delatoras = []
     for clave in CLAVES:
         caso = CASOS.get(clave)
-        if caso is None or clave.split(".")[0] not in lecciones or clave in ADIVINABLES_PENDIENTES:
-            continue  # un ejercicio pendiente de rediseño (10.2: la validación del paso 200 es su respuesta)
+        if caso is None or clave.split(".")[0] not in lecciones:
+            continue
         patrones = _patrones_de_la_respuesta(caso.solucion)
         if not patrones:
             continue

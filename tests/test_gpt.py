@@ -1,6 +1,7 @@
 """Pruebas del mini-GPT: parámetros, causalidad, entrenamiento, generación, pesos y ejercicios (lección 10)."""
 
 import math
+import pathlib
 import subprocess
 import sys
 
@@ -9,13 +10,12 @@ import torch
 import torch.nn.functional as F
 
 from utilidades.bloques import BloqueTransformer
+from utilidades.dropout import ApagarAlAzar, apagar_al_azar
 from utilidades.ejercicios import evaluar
-from utilidades.ejercicios.leccion_10 import MEJOR_CON_CABEZAS, diferencias_sin_y_con_posiciones
+from utilidades.ejercicios.leccion_10 import diferencias_sin_y_con_posiciones, peso_en_el_anterior, referencias_10_2
 from utilidades.escritor import EscritorInteractivo, dibujo_del_escritor, texto_para_widget
 from utilidades.gpt import (
-    ApagarAlAzar,
     MiniGPT,
-    apagar_al_azar,
     cargar_pesos,
     contar_parametros,
     entrenar_gpt,
@@ -419,11 +419,35 @@ def test_comprobar_la_leccion_10_no_importa_pyplot():
 # --- Ejercicios (la tabla de tests/casos_ejercicios/leccion_10.py prueba el resto) ----------------------
 
 
-def test_ejercicio_2_rechaza_respuestas_inventadas():
-    assert evaluar("10.2", dict(MEJOR_CON_CABEZAS)).correcto
-    assert not evaluar("10.2", {1: 2.0, 2: 2.0, 4: 2.0, 8: 2.0}).correcto
-    assert not evaluar("10.2", 1.05).correcto
-    assert not evaluar("10.2", {h: v + 0.1 for h, v in MEJOR_CON_CABEZAS.items()}).correcto
+def test_ejercicio_2_mide_la_cabeza_del_caracter_anterior():
+    referencias = referencias_10_2()
+    anterior = referencias["anterior"]
+    assert evaluar("10.2", anterior).correcto
+    assert max(anterior.values()) > 0.5  # alguna cabeza del bloque 0 mira sobre todo al carácter anterior
+    # los errores frecuentes dan otros números, lejos de la tolerancia: si no, su pista no podría distinguirlos
+    for error in ("el_mismo", "bloque_1", "sin_entrenar"):
+        assert max(abs(referencias[error][h] - anterior[h]) for h in anterior) > 0.1, error
+    assert not evaluar("10.2", {h: 0.25 for h in range(4)}).correcto
+    assert not evaluar("10.2", {h + 1: v for h, v in anterior.items()}).correcto
+
+
+def test_peso_en_el_anterior_con_pesos_conocidos():
+    class DosCabezas(torch.nn.Module):  # cabeza 0: todo al anterior (o a sí mismo al empezar); 1: todo a sí mismo
+        contexto = 4
+
+        def __init__(self):
+            super().__init__()
+            self.peso = torch.nn.Parameter(torch.zeros(1))
+
+        def pesos_de_atencion(self, trozos):
+            n, c = trozos.shape
+            al_anterior = torch.diag(torch.ones(c - 1), -1)
+            al_anterior[0, 0] = 1
+            return [torch.stack([al_anterior, torch.eye(c)]).expand(n, 2, c, c)]
+
+    medias = peso_en_el_anterior(DosCabezas(), torch.arange(10))  # 2 trozos de 4 (sobran 2)
+    assert medias == {0: 1.0, 1: 0.0}
+    assert peso_en_el_anterior(DosCabezas(), torch.arange(10), desplazamiento=0) == {0: 0.25, 1: 1.0}
 
 
 def test_ejercicio_3_rechaza_respuestas_inventadas():
@@ -518,7 +542,8 @@ def test_la_inicializacion_de_gpt2_escala_las_proyecciones_residuales():
 def test_las_variantes_guardadas_corresponden_al_corpus():
     import csv
 
-    from herramientas.variantes_gpt import ARCHIVO, COLUMNAS, PASOS, VARIANTES
+    from herramientas.medidas import RECETA
+    from herramientas.variantes_gpt import ARCHIVO, COLUMNAS, PASOS, SEMILLAS, VARIANTES
     from utilidades.texto import RUTA_CORPUS, TokenizadorCaracteres, leer_corpus
 
     assert ARCHIVO == RUTA_CORPUS.parent / "variantes_gpt.csv"
@@ -526,13 +551,14 @@ def test_las_variantes_guardadas_corresponden_al_corpus():
     with open(ARCHIVO, encoding="utf-8") as archivo:
         filas = list(csv.DictReader(archivo))
     assert tuple(filas[0]) == COLUMNAS
-    assert [f["variante"] for f in filas] == list(VARIANTES)
+    assert [(f["variante"], int(f["semilla"])) for f in filas] == [(v, s) for v in VARIANTES for s in SEMILLAS]
     texto = leer_corpus()
     aviso = "el corpus cambió: vuelve a medir con python -m herramientas.variantes_gpt --forzar"
     assert all(int(f["caracteres_corpus"]) == len(texto) for f in filas), aviso
     assert all(int(f["vocabulario"]) == len(TokenizadorCaracteres(texto)) for f in filas), aviso
-    assert [int(f["pasos"]) for f in filas] == [pasos for _, _, pasos in VARIANTES.values()]
-    assert {int(f["pasos"]) for f in filas} == {PASOS, 3 * PASOS}
+    assert [(int(f["pasos"]), float(f["lr"])) for f in filas] == [
+        (pasos, lr) for _, _, pasos, lr in VARIANTES.values() for _ in SEMILLAS]
+    assert PASOS == RECETA["pasos"] and {int(f["pasos"]) for f in filas} == {PASOS, 1000, 3 * PASOS}
     for fila in filas:
         assert 0 < int(fila["mejor_paso"]) <= int(fila["ultimo_paso"]) <= int(fila["pasos"])
         assert int(fila["mejor_paso"]) % 100 == 0 and int(fila["ultimo_paso"]) % 100 == 0
@@ -540,14 +566,32 @@ def test_las_variantes_guardadas_corresponden_al_corpus():
             assert int(fila["ultimo_paso"]) == int(fila["mejor_paso"]) + 3 * 100
         assert float(fila["mejor_validacion"]) <= float(fila["ultima_validacion"])
         assert 0 < float(fila["entrenamiento_en_mejor"]) < math.log(int(fila["vocabulario"]))
+        assert 0 < float(fila["prueba"]) < math.log(int(fila["vocabulario"]))
+
+
+def test_la_leccion_10_entrena_con_la_receta_de_las_herramientas():
+    """La lección, el modelo guardado de la 11 y la tabla de variantes usan los mismos números."""
+    import json
+
+    from herramientas.medidas import RECETA
+
+    leccion = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "10_mini_gpt.ipynb"
+    celdas = json.loads(leccion.read_text(encoding="utf-8"))["cells"]
+    codigo = "\n".join("".join(c["source"]) for c in celdas if c["cell_type"] == "code")
+    lr = f"{RECETA['lr']:.0e}".replace("e-0", "e-")  # 0.004 -> «4e-3», como se escribe en la lección
+    assert f"pasos={RECETA['pasos'] // 2}, tamano_lote={RECETA['tamano_lote']}, lr={lr}" in codigo
+    assert f"pasos={RECETA['pasos']}, tamano_lote={RECETA['tamano_lote']}" in codigo
+    assert optimizador_adamw.__defaults__[0] == RECETA["lr"]
 
 
 def test_medir_una_variante_da_una_fila_completa():
     from herramientas.variantes_gpt import COLUMNAS, medir
 
-    (fila,) = medir(["sin_dropout"], pasos=100, mostrar=False)
+    (fila,) = medir(["sin_dropout"], semillas=[1], pasos=100, mostrar=False)
     assert tuple(fila) == COLUMNAS
-    assert fila["variante"] == "sin_dropout" and fila["pasos"] == 100 and fila["mejor_paso"] == 100
+    assert fila["variante"] == "sin_dropout" and fila["semilla"] == 1
+    assert fila["pasos"] == 100 and fila["mejor_paso"] == 100
+    assert float(fila["mejor_validacion"]) < 4.0 and 0 < float(fila["prueba"]) < 4.5
     assert float(fila["entrenamiento_en_mejor"]) < float(fila["mejor_validacion"]) + 0.5 < 4.0
 
 

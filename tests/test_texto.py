@@ -53,11 +53,19 @@ def test_corpus_del_curso_y_su_readme():
     assert "herramientas.corpus" in leeme
 
 
-def test_dividir_deja_el_final_para_validar():
+def test_dividir_en_tres_trozos_seguidos():
     datos = torch.arange(100)
-    entrenamiento, validacion = dividir(datos)
-    assert len(entrenamiento) == 90 and len(validacion) == 10
-    assert torch.equal(validacion, torch.arange(90, 100))
+    entrenamiento, validacion, prueba = dividir(datos)
+    assert torch.equal(entrenamiento, torch.arange(80))
+    assert torch.equal(validacion, torch.arange(80, 90)) and torch.equal(prueba, torch.arange(90, 100))
+    entrenamiento, validacion, prueba = dividir(datos, fraccion_validacion=0.2, fraccion_prueba=0.05)
+    assert (len(entrenamiento), len(validacion), len(prueba)) == (75, 20, 5)
+
+
+@pytest.mark.parametrize("fracciones", [(0.0, 0.1), (0.1, -0.1), (0.5, 0.5)])
+def test_dividir_rechaza_fracciones_imposibles(fracciones):
+    with pytest.raises(ValueError, match="deben ser positivas y sumar menos de 1"):
+        dividir(torch.arange(100), *fracciones)
 
 
 def test_lineas_base():

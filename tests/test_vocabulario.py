@@ -198,7 +198,9 @@ def textos_del_curso():
                 yield from ((donde, tipo, t, c) for tipo, t, c in piezas_de_codigo(fuente(celda)))
                 for salida in celda.get("outputs", []):
                     texto = salida.get("text") or salida.get("data", {}).get("text/plain", "")
-                    yield from ((donde + " (salida)", "texto", f, f) for f in frases("".join(texto)))
+                    # Cada línea impresa es una unidad (una fila de una tabla no habla de la de al lado).
+                    yield from ((donde + " (salida)", "texto", f, f)
+                                for linea in "".join(texto).splitlines() for f in frases(linea))
     for ruta in MODULOS:
         donde = str(ruta.relative_to(RAIZ))
         yield from ((donde, tipo, t, c) for tipo, t, c in piezas_de_codigo(ruta.read_text(encoding="utf-8")))

@@ -13,7 +13,7 @@ Cada módulo se llama como lo que guarda, y lo enseña una lección:
 | 07 | `bloques`, `coste`, `diagramas` | el bloque transformer, lo que cuesta la atención, su diagrama |
 | 08 | `invertir`, `entrenamiento` | los dígitos y el transformer de juguete; el bucle de entrenamiento |
 | 09 | `vision` | parches y el ViT diminuto |
-| 10 | `texto`, `gpt`, `escritor` | corpus y tokenizador; el mini-GPT; el escritor interactivo |
+| 10 | `texto`, `gpt`, `dropout`, `escritor` | corpus y tokenizador; el mini-GPT y su *dropout*; el escritor |
 | 11 | `visualizador`, `visualizador_widget` | la pasada etapa por etapa y su widget |
 | todas | `configuracion`, `graficos`, `formato` | preparar cada lección, el aspecto de las figuras, los números |
 | todas | `validacion`, `paneles`, `vistas`, `ejercicios` | errores claros, controles, vistas, ejercicios |

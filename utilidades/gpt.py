@@ -12,34 +12,9 @@ import torch.nn.functional as F
 from torch import nn
 
 from utilidades.bloques import BloqueTransformer
+from utilidades.dropout import ApagarAlAzar
 from utilidades.mascaras import mascara_causal
 from utilidades.validacion import comprobar_indices
-
-
-# Al entrenar, `F.dropout` sortea cada número por separado, y en la CPU ese sorteo pesa: con las activaciones del
-# mini-GPT, (32, 64, 96), costaba casi tanto como la atención entera (míralo con
-# `python -m herramientas.banco_gpt --desglose`). `apagar_al_azar` apaga con la misma probabilidad y escala igual,
-# pero cada entero de 64 bits sorteado da 16 bits al azar a cuatro números, y un número se apaga si sus 16 bits
-# caen entre los p · 65 536 valores más bajos: la probabilidad es p redondeada a múltiplos de 1/65 536.
-# El sorteo se hace siempre en la CPU, con su generador: en una GPU, con la misma semilla, se apagan los mismos
-# números que en la CPU (el generador de la GPU daría otro entrenamiento).
-def apagar_al_azar(x, p, entrenando=True):
-    """El *dropout* de `nn.Dropout(p)` con un sorteo más barato, el mismo en cualquier dispositivo; x (...) -> igual."""
-    if not entrenando or p == 0:
-        return x
-    if p >= 1:
-        return torch.zeros_like(x)
-    n = x.numel()
-    bits = torch.randint(-2**63, 2**63 - 1, (-(-n // 4),), dtype=torch.int64).view(torch.int16)[:n]  # 16 bits
-    se_queda = (bits >= round(p * 65_536) - 32_768).view(x.shape).to(x.device)  # cierto con probabilidad 1 - p
-    return x * se_queda.to(x.dtype).mul_(1 / (1 - p))
-
-
-class ApagarAlAzar(nn.Dropout):
-    """`nn.Dropout(p)` que sortea con `apagar_al_azar`: misma probabilidad, mismo escalado."""
-
-    def forward(self, x):
-        return apagar_al_azar(x, self.p, self.training)
 
 
 class MiniGPT(nn.Module):
@@ -160,7 +135,7 @@ def perdida_en(modelo, datos, tamano_lote=256):
     return total / cuantos
 
 
-def optimizador_adamw(modelo, lr=2e-3, weight_decay=0.1):
+def optimizador_adamw(modelo, lr=4e-3, weight_decay=0.1):
     """AdamW con dos grupos, como en nanoGPT: decaen las matrices y los embeddings; los sesgos y las LayerNorm, no."""
     decaen = [p for p in modelo.parameters() if p.dim() >= 2]
     no_decaen = [p for p in modelo.parameters() if p.dim() < 2]
@@ -169,7 +144,7 @@ def optimizador_adamw(modelo, lr=2e-3, weight_decay=0.1):
     return torch.optim.AdamW(grupos, lr=lr, fused=fusionado)
 
 
-def entrenar_gpt(modelo, entrenamiento, validacion, pasos, *, tamano_lote=32, lr=2e-3, weight_decay=0.1,
+def entrenar_gpt(modelo, entrenamiento, validacion, pasos, *, tamano_lote=32, lr=4e-3, weight_decay=0.1,
                  cada=100, paciencia=3, semilla=0, mostrar=True, continuar=None):
     """Entrena con AdamW, mide las dos pérdidas cada `cada` pasos y se queda con el mejor estado; devuelve el historial.
 

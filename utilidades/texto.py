@@ -49,10 +49,14 @@ class TokenizadorCaracteres:
         return "".join(self.caracteres[i] for i in indices)
 
 
-def dividir(datos, fraccion_validacion=0.1):
-    """Parte un tensor 1-D en (entrenamiento, validacion): la validación es el último trozo, sin mezclar."""
-    corte = int(len(datos) * (1 - fraccion_validacion))
-    return datos[:corte], datos[corte:]
+def dividir(datos, fraccion_validacion=0.1, fraccion_prueba=0.1):
+    """Parte un tensor 1-D en (entrenamiento, validacion, prueba), trozos seguidos y en este orden, sin mezclar."""
+    if not (0 < fraccion_validacion and 0 < fraccion_prueba and fraccion_validacion + fraccion_prueba < 1):
+        raise ValueError(f"Las fracciones de validación ({fraccion_validacion}) y de prueba ({fraccion_prueba}) "
+                         f"deben ser positivas y sumar menos de 1: el resto es el entrenamiento.")
+    corte_validacion = int(len(datos) * (1 - fraccion_validacion - fraccion_prueba))
+    corte_prueba = int(len(datos) * (1 - fraccion_prueba))
+    return datos[:corte_validacion], datos[corte_validacion:corte_prueba], datos[corte_prueba:]
 
 
 def perdida_bigramas(entrenamiento, validacion, vocabulario, suavizado=0.1):

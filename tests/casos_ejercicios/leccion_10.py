@@ -6,10 +6,10 @@ import torch
 
 from casos_ejercicios import Adivinanza, Caso, Error
 from utilidades.ejercicios.leccion_10 import (
-    MEJOR_CON_CABEZAS,
     SOBREAJUSTE,
     diferencias_sin_y_con_posiciones,
     posiciones_calculadas,
+    referencias_10_2,
     temperatura_para,
 )
 
@@ -19,8 +19,12 @@ _PASO_50 = SOBREAJUSTE["paso_50"]
 _T = temperatura_para()  # 1 / ln 9 ≈ 0.455: con top-2, «plata» se lleva el 90 %
 
 
-def _cabezas(factor=1.0, desplazamiento=0.0):
-    return {h: v * factor + desplazamiento for h, v in MEJOR_CON_CABEZAS.items()}
+_REF = referencias_10_2()
+_ANTERIOR = _REF["anterior"]
+
+
+def _cabezas(valores, factor=1.0, desplazamiento=0.0):
+    return {h: v * factor + desplazamiento for h, v in valores.items()}
 
 
 CASOS = {
@@ -37,23 +41,28 @@ CASOS = {
         ],
     ),
     "10.2": Caso(
-        solucion=dict(MEJOR_CON_CABEZAS),
+        solucion=dict(_ANTERIOR),
         tipos=False,
-        acepta=[_cabezas(desplazamiento=0.01), {h: torch.tensor(v) for h, v in MEJOR_CON_CABEZAS.items()}],
-        desviadas=[_cabezas(1.3), _cabezas(0.7)],
-        rechaza=[{1: 2.0, 2: 2.0, 4: 2.0, 8: 2.0}, 1.05, _cabezas(desplazamiento=0.1)],
+        acepta=[_cabezas(_ANTERIOR, desplazamiento=0.01), {h: torch.tensor(v) for h, v in _ANTERIOR.items()},
+                {h: torch.tensor(v, dtype=torch.float64) for h, v in _ANTERIOR.items()}],
+        desviadas=[_cabezas(_ANTERIOR, 1.3), _cabezas(_ANTERIOR, 0.7)],
+        rechaza=[_cabezas(_ANTERIOR, desplazamiento=0.05), 0.5],
         errores=[
-            Error({1: 2.4, 2: 2.4, 4: 2.4}, "exactamente 1, 2, 4 y 8"),
-            Error({1: 2.3, 2: 2.3, 4: 2.3, 8: 2.3}, "idénticas"),
-            Error(_cabezas(desplazamiento=2.0), "apenas aprendió"),
-            Error(_cabezas(desplazamiento=-0.3), "más de 200 pasos"),
-            Error({1: 2.4, 2: "2.4", 4: 2.4, 8: 2.4}, "un número por cabeza"),
+            Error({h: 0.0 for h in range(4)}, "en el futuro que la máscara tapa"),
+            Error(dict(_REF["el_mismo"]), "a sí mismo"),
+            Error(dict(_REF["bloque_1"]), "segundo bloque"),
+            Error(dict(_REF["sin_entrenar"]), "sin entrenar"),
+            Error({h + 1: v for h, v in _ANTERIOR.items()}, "desde 0"),
+            Error({h: 0.3 for h in range(3)}, "exactamente las claves 0, 1, 2 y 3"),
+            Error(dict(zip(range(4), reversed(list(_ANTERIOR.values())))), "no en su sitio"),
+            Error({0: 0.3, 1: "0.3", 2: 0.3, 3: 0.3}, "un número por cabeza"),
+            Error([0.3, 0.3, 0.3, 0.3], "diccionario"),
         ],
-        # Medido (tres semillas, 200 pasos, un hilo): H = 1 da 2.468–2.498 y H = 8 da 2.511–2.519; la pérdida de
-        # bigramas es 2.515. La diferencia entre cabezas cabe en el ruido entre semillas.
         adivinanzas=[
-            Adivinanza({1: 2.50, 2: 2.51, 4: 2.50, 8: 2.51}, "valores dentro del ruido de una ejecución a otra"),
-            Adivinanza({h: 2.515 for h in (1, 2, 4, 8)}, "la pérdida de bigramas de la sección 5, cuatro veces"),
+            Adivinanza({h: 0.25 for h in range(4)}, "un cuarto para cada cabeza"),
+            Adivinanza({h: 1 / 32 for h in range(4)}, "el reparto por igual entre los 32 caracteres que ve, de media"),
+            Adivinanza({0: 1.0, 1: 0.0, 2: 0.0, 3: 0.0}, "«una cabeza mira solo al anterior»"),
+            Adivinanza(dict(_REF["el_mismo"]), "la diagonal principal, que es otra pregunta"),
         ],
     ),
     "10.3": Caso(
@@ -100,9 +109,11 @@ CASOS = {
             Error(math.exp(_ULTIMA - _PASO_50), "medida del paso 50"),
             Error([1.0, 2.0], "un solo número"),
         ],
-        rechaza=[1.1, 1.08],
+        rechaza=[1.1, 9.0, 10.0],
         adivinanzas=[
-            Adivinanza(1.1, "«un poco más de 1»: con la tolerancia del 3 % cubría un tercio del efecto"),
+            Adivinanza(1.1, "«un poco más de 1»"),
+            Adivinanza(2.0, "«el doble», a ojo en la figura"),
+            Adivinanza(10.0, "«unas diez veces», redondeando"),
             Adivinanza(1.0, "«no cambia»"),
             Adivinanza(math.exp(_ULTIMA - _PASO_50), "la última frente al paso 50, no frente a la mejor"),
             Adivinanza(math.exp(_ULTIMA - _MEJOR) * 1.012, "el cociente un 1.2 % desviado (0.012 nats, el doble de "

@@ -87,6 +87,11 @@ def _sin_return(x):
     x + posicion_sinusoidal(x.shape[1], x.shape[2])
 
 
+def _seno_y_coseno_cambiados(x):
+    tabla = posicion_sinusoidal(x.shape[1], x.shape[2])
+    return x + tabla[:, [c + 1 if c % 2 == 0 else c - 1 for c in range(x.shape[2])]]  # cosenos en las pares
+
+
 def _largo_equivocado(x):
     return x + posicion_sinusoidal(x.shape[0], x.shape[2])  # usa el tamaño del lote en vez de L
 
@@ -95,7 +100,7 @@ SOLUCIONES = {
     "06.1": [math.sin(3), math.cos(3)],
     "06.2": 2 * math.pi * 10000 ** (2 / 80),  # d = 80 en el enunciado
     "06.3": _sumar_bien,
-    "06.4": [32768, 0],
+    "06.4": -7,  # giro_misterioso() es R₋₇
 }
 
 ERRONEAS = [
@@ -114,8 +119,11 @@ ERRONEAS = [
     ("06.3", _sin_return, "return"),
     ("06.3", _largo_equivocado, "L filas"),
     ("06.3", 3, "debe ser una función"),
-    ("06.4", [512, 0], "d_modelo"),
-    ("06.4", [32768, 32768], "no se entrena"),
+    ("06.3", _seno_y_coseno_cambiados, "cambiados de sitio"),
+    ("06.4", 7, "no el signo"),
+    ("06.4", 3, "ejemplo de la lección"),
+    ("06.4", 0, "identidad"),
+    ("06.4", 12, "distancia q − p"),
 ]
 
 
@@ -171,6 +179,22 @@ def test_avanzar_k_posiciones_es_un_giro_que_no_depende_de_p(k):
     puntajes = (P @ R.T) @ P.T
     validas = range(max(0, -k), min(80, 80 - k))
     assert all(puntajes[p].argmax() == p + k for p in validas)
+
+
+def test_el_giro_misterioso_de_06_4_mira_k_atras_desde_cualquier_posicion():
+    """giro_misterioso() es R_k con el k que acepta 06.4: con esa W_Q (W_K la identidad, entradas solo posiciones),
+    cada posición de 100 da su puntaje mayor a la que está k pasos más allá, y la traspuesta mira al otro lado."""
+    from utilidades.ejercicios.leccion_06 import K_06_4, giro_misterioso
+
+    W = giro_misterioso()
+    assert W.shape == (64, 64)
+    assert torch.allclose(W, _rotacion(K_06_4, 64), atol=1e-12)
+    assert evaluar("06.4", K_06_4).correcto and K_06_4 < 0 and abs(K_06_4) != 3
+    P = posicion_sinusoidal(100, 64).double()
+    puntajes = (P @ W.T) @ P.T
+    validas = range(max(0, -K_06_4), min(100, 100 - K_06_4))
+    assert all(puntajes[p].argmax() == p + K_06_4 for p in validas)
+    assert all(((P @ W) @ P.T)[p].argmax() == p - K_06_4 for p in range(-K_06_4, 100 + K_06_4))
 
 
 def test_el_producto_escalar_solo_no_distingue_antes_de_despues():

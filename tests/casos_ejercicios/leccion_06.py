@@ -38,6 +38,12 @@ def _sumar_con_numpy(x):
     return x + torch.from_numpy(tabla)
 
 
+def _seno_y_coseno_cambiados(x):
+    _, L, d_modelo = x.shape
+    tabla = posicion_sinusoidal(L, d_modelo)
+    return x + torch.cat([tabla[:, 1::2, None], tabla[:, 0::2, None]], dim=2).reshape(L, d_modelo)
+
+
 def _tabla_equivocada(x):
     return x + posicion_sinusoidal(x.shape[0], x.shape[2]).unsqueeze(1)  # una posición por frase, no por palabra
 
@@ -87,14 +93,19 @@ CASOS = {
             Error(_solo_posiciones, "devuelves solo las posiciones"),
             Error(_en_su_sitio, "en su sitio"),
             Error(_tabla_equivocada, "L filas"),
+            Error(_seno_y_coseno_cambiados, "cambiados de sitio"),
             Error(_sumar_posiciones(torch.zeros(1, 2, 4)), "sin paréntesis"),
         ],
     ),
     "06.4": Caso(
-        adivinanzas=[Adivinanza([512 * 64, 512 * 64], "las dos igual"),
-                     Adivinanza([0, 0], "ninguna se entrena"),
-                     Adivinanza([512, 0], "una por posición")],
-        solucion=[512 * 64, 0],
-        errores=[Error([512 * 64], "dos números"), Error([512, 0], "un vector de d_modelo")],
+        adivinanzas=[Adivinanza(7, "la distancia sin el signo (o la matriz sin trasponer)"),
+                     Adivinanza(3, "el giro del ejemplo de la lección, R₃"),
+                     Adivinanza(-3, "el giro hacia atrás del ejemplo, R₋₃"),
+                     Adivinanza(0, "la identidad: cada posición se mira a sí misma"),
+                     Adivinanza(1, "un paso adelante"), Adivinanza(-1, "un paso atrás")],
+        solucion=-7,
+        errores=[Error(7, "no el signo"), Error(3, "ejemplo de la lección"), Error(-3, "ejemplo de la lección"),
+                 Error(0, "identidad"), Error(-7.5, "sin decimales"), Error(40, "distancia q − p"),
+                 Error([-7, 7], "un número entero")],
     ),
 }

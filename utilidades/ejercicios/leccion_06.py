@@ -9,6 +9,7 @@ from utilidades.ejercicios import (
     bien,
     comparar_numeros,
     ejercicio,
+    exigir_entero,
     exigir_funcion,
     exigir_numero,
     llamar,
@@ -99,6 +100,12 @@ def _sumar_posiciones(funcion):
         esperado = (x + posicion_sinusoidal(forma[1], forma[2])).to(torch.float64)
         if torch.allclose(resultado, esperado - x.to(torch.float64), atol=1e-5):
             return pista("devuelves solo las posiciones; hay que sumárselas a x.")
+        tabla = posicion_sinusoidal(forma[1], forma[2]).to(torch.float64)
+        cambiada = torch.empty_like(tabla)
+        cambiada[:, 0::2], cambiada[:, 1::2] = tabla[:, 1::2], tabla[:, 0::2]  # cosenos en las pares, senos en impares
+        if torch.allclose(resultado, x.to(torch.float64) + cambiada, atol=1e-5):
+            return pista("en tu tabla el seno y el coseno están cambiados de sitio: las columnas pares (0, 2, 4…) "
+                         "llevan el seno y las impares (1, 3, 5…) el coseno.")
         if not torch.allclose(resultado, esperado, atol=1e-5):
             return pista("la tabla de vectores de posición debe tener L filas (una por palabra) y d_modelo columnas, "
                          "y se suma igual a cada frase del lote.")
@@ -106,17 +113,45 @@ def _sumar_posiciones(funcion):
                 "(*broadcasting*) de PyTorch.")
 
 
+# Ejercicio 06.4: el giro misterioso. La matriz es un giro R_k de la sección 4 con d_modelo = 64; el estudiante
+# averigua k, con su signo, mirando dónde cae el puntaje mayor. Con k = -7 el máximo queda en p - 7 para toda p de 7 a
+# 99 (tests/test_posicion.py lo comprueba) y ni 7 ni 3 (el ejemplo de la lección) sirven.
+K_06_4 = -7
+D_06_4 = 64
+
+
+def _giro(k, d_modelo):
+    """La matriz R_k de la lección: lleva PE(p) a PE(p + k) girando ω_i·k cada pareja de columnas."""
+    omega = 1 / 10000 ** (torch.arange(0, d_modelo, 2, dtype=torch.float64) / d_modelo)
+    coseno, seno = torch.diag(torch.cos(omega * k)), torch.diag(torch.sin(omega * k))
+    R = torch.zeros(d_modelo, d_modelo, dtype=torch.float64)
+    R[0::2, 0::2], R[0::2, 1::2] = coseno, seno
+    R[1::2, 0::2], R[1::2, 1::2] = -seno, coseno
+    return R
+
+
+def giro_misterioso():
+    """La matriz (64, 64) del ejercicio 06.4: un giro R_k con un k que el enunciado no dice."""
+    return _giro(K_06_4, D_06_4)
+
+
 @ejercicio("06.4")
-def _parametros_de_las_posiciones(respuesta):
-    """Parámetros de nn.Embedding(512, 64) como vectores de posición aprendidos, y de la tabla sinusoidal."""
-    veredicto = comparar_numeros(
-        respuesta, [512 * 64, 0], tolerancia=0.5,
-        pista_forma="da dos números: [aprendidas, sinusoidales].",
-        pista_valor="una tabla aprendida guarda un vector de d_modelo números por cada posición posible; "
-                    "la sinusoidal se calcula con una fórmula y no se entrena.",
-    )
-    if veredicto.correcto:
-        return bien("Las aprendidas cuestan memoria y no sirven más allá de la longitud máxima. Las sinusoidales no "
-                    "cuestan parámetros y la fórmula sirve para cualquier posición, aunque un modelo no siempre "
-                    "funciona bien con frases más largas que las que vio al entrenar.")
-    return veredicto
+def _k_del_giro_misterioso(respuesta):
+    """El k (con su signo) del giro R_k que devuelve giro_misterioso()."""
+    valor = exigir_entero(respuesta, "un número entero: k, con su signo")
+    if valor == K_06_4:
+        return bien(f"k = {K_06_4}: con esa W_Q cada posición da su puntaje mayor a la que está {-K_06_4} palabras "
+                    f"atrás, en cualquier lugar de la frase; la franja queda a la izquierda de la diagonal.")
+    if valor == -K_06_4:
+        return pista("tienes la distancia, pero no el signo. Con W_Q = R_k la consulta de p da el puntaje mayor a "
+                     "la clave q = p + k, así que k = q − p: negativo si el máximo cae antes de p. Si multiplicaste "
+                     "por la matriz y no por su traspuesta, recuerda que R_kᵀ = R₋ₖ gira hacia el otro lado.")
+    if abs(valor) == 3:
+        return pista(f"{valor} es el k de un ejemplo de la lección (R_{valor}); el giro de giro_misterioso() es "
+                     f"otro: calcula sus puntajes y mira dónde cae el máximo.")
+    if valor == 0:
+        return pista("con k = 0 la matriz sería la identidad y cada posición daría el puntaje mayor a sí misma; "
+                     "calcula los puntajes de giro_misterioso() y mira dónde cae el máximo.")
+    return pista("k es la distancia q − p: elige una posición p, calcula el puntaje de su consulta girada, "
+                 "(W · PE(p)) · PE(q), para cada q (todas las filas a la vez: (P @ W.T) @ P.T) y resta p a la q del "
+                 "máximo.")

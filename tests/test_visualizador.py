@@ -18,9 +18,11 @@ from utilidades.gpt import MiniGPT, generar_texto  # noqa: E402
 from utilidades.texto import RUTA_CORPUS, TokenizadorCaracteres, leer_corpus  # noqa: E402
 from utilidades.visualizador import ETAPAS_DE_LA_FUENTE, recorrer, texto_de_la_etapa, visible  # noqa: E402
 from utilidades.visualizador_widget import (  # noqa: E402
+    EJE_CLAVE,
+    EJE_CONSULTA,
     VisualizadorTransformer,
     dibujar_etapa,
-    figura_atencion_completa,
+    figura_atencion_de_un_bloque,
     figura_una_cabeza,
 )
 
@@ -32,9 +34,9 @@ def tokenizador():
     return TokenizadorCaracteres(TEXTO)
 
 
-def _modelo(tokenizador, dtype=torch.float64, capas=2, contexto=16):
+def _modelo(tokenizador, dtype=torch.float64, capas=2, contexto=16, cabezas=2):
     torch.manual_seed(3)
-    modelo = MiniGPT(len(tokenizador), d_modelo=16, cabezas=2, capas=capas, contexto=contexto).to(dtype)
+    modelo = MiniGPT(len(tokenizador), d_modelo=16, cabezas=cabezas, capas=capas, contexto=contexto).to(dtype)
     with torch.no_grad():  # pesos de LayerNorm distintos de 1 y 0, para que γ y β cuenten en la prueba
         for nombre, p in modelo.named_parameters():
             if "norma" in nombre:
@@ -162,6 +164,16 @@ def test_top_k_cero_es_sin_filtro(tokenizador):
         recorrer(modelo, tokenizador, "el", top_k=-1)
 
 
+def test_el_resumen_queda_en_columnas(tokenizador):
+    # La forma de «pesos · V por cabeza», (cabezas, L, d_cabeza) = (…), es más larga que las demás: la columna
+    # de la forma debe ensancharse con ella, o sus filas empujan la lección fuera de su sitio.
+    modelo = _modelo(tokenizador)
+    lineas = recorrer(modelo, tokenizador, "el modelo mira").resumen().splitlines()
+    assert any("(cabezas, L, d_cabeza)" in linea for linea in lineas)
+    columnas = {linea.rindex(" · lecci") for linea in lineas}
+    assert len(columnas) == 1, f"la columna de las lecciones empieza en {sorted(columnas)}"
+
+
 def test_la_cabecera_cuenta_bien_las_etapas(tokenizador):
     # Con N etapas numeradas de 0 a N - 1, la cabecera no puede decir «Etapa 0 de N - 1» (serían N - 1 etapas).
     modelo = _modelo(tokenizador)
@@ -242,9 +254,12 @@ def test_cada_etapa_se_dibuja(tokenizador):
         fig = dibujar_etapa(recorrido, i)
         assert fig.axes and str(i) in fig.axes[0].get_title() + (fig._suptitle.get_text() if fig._suptitle else "")
         plt.close(fig)
-    fig, ejes = figura_atencion_completa(recorrido)
-    assert ejes.shape == (2, 2)
+    fig, ejes = figura_atencion_de_un_bloque(recorrido, 1)
+    assert ejes.size == 2 and [ax.get_title() for ax in ejes.flat] == ["cabeza 0", "cabeza 1"]
+    assert "bloque 1" in fig._suptitle.get_text()
     plt.close(fig)
+    with pytest.raises(ValueError, match="bloques"):
+        figura_atencion_de_un_bloque(recorrido, 2)
     fig, ax = figura_una_cabeza(recorrido, 1, 0)
     assert ax.get_title() == "bloque 1 · cabeza 0"
     plt.close(fig)
@@ -272,6 +287,71 @@ def test_con_un_comienzo_largo_los_rotulos_no_se_pisan(tokenizador):
             problemas = problemas_de_figura(fig)
             plt.close(fig)
             assert not problemas, f"etapa {i} ({recorrido.etapas[i].titulo}): {problemas[:2]}"
+
+
+def _rotulos_de_la_figura(fig):
+    return fig.get_supylabel(), fig.get_supxlabel()
+
+
+def test_mapas_de_atencion_con_barra_y_ejes_rotulados(tokenizador):
+    # Los puntajes (con máscara) y los pesos de cada cabeza, y los mapas de un bloque: cada figura dice qué es cada
+    # eje (consulta en las filas, clave en las columnas) y lleva una barra de color con lo que mide.
+    modelo = _modelo(tokenizador, cabezas=4)
+    recorrido = recorrer(modelo, tokenizador, "el modelo mira")
+    figuras = {"puntajes": dibujar_etapa(recorrido, 6), "puntajes con máscara": dibujar_etapa(recorrido, 7),
+               "pesos": dibujar_etapa(recorrido, 8), "bloque": figura_atencion_de_un_bloque(recorrido, 0)[0]}
+    for nombre, fig in figuras.items():
+        barras = [ax for ax in fig.axes if getattr(ax, "_colorbar", None) is not None]
+        assert len(barras) == 1, f"{nombre}: {len(barras)} barras de color"
+        esperada = "puntaje" if nombre.startswith("puntajes") else "peso"
+        assert barras[0].get_ylabel() == esperada, f"{nombre}: la barra dice «{barras[0].get_ylabel()}»"
+        assert _rotulos_de_la_figura(fig) == (EJE_CONSULTA, EJE_CLAVE), nombre
+        plt.close(fig)
+
+
+def test_cuatro_cabezas_de_una_frase_larga_se_leen_proyectadas(tokenizador):
+    # 24 caracteres y 4 cabezas: en una rejilla de 2 × 2 y sin encoger, cada mapa mide al menos 3 pulgadas de ancho
+    # y 1.7 de alto (antes, 8 mapas de 1.7 pulgadas en una figura); la figura cabe en el proyector tal cual.
+    import io
+
+    from utilidades.graficos import ALTO_MAXIMO, ANCHO_MAXIMO, aplicar_estilo
+
+    modelo = _modelo(tokenizador, contexto=24, cabezas=4)
+    recorrido = recorrer(modelo, tokenizador, (TEXTO * 2)[:24])
+    with plt.rc_context():
+        aplicar_estilo()
+        fig, ejes = figura_atencion_de_un_bloque(recorrido, 0)
+        fig.savefig(io.BytesIO(), format="png", bbox_inches="tight")
+        ancho, alto = fig.get_size_inches()
+        assert ancho <= ANCHO_MAXIMO and alto <= ALTO_MAXIMO and not hasattr(fig, "_tamano_pedido")
+        assert ejes.shape == (2, 2)
+        for ax in ejes.flat:
+            caja = ax.get_window_extent()
+            assert caja.width / fig.dpi >= 3.0 and caja.height / fig.dpi >= 1.7, (caja.width, caja.height)
+        plt.close(fig)
+
+
+def test_el_sorteado_no_va_en_rojo_y_el_eje_se_ajusta(tokenizador):
+    # El rojo es «negativo» en los mapas de la lección: el carácter sorteado va en otro color. Y con
+    # probabilidades pequeñas, el eje no llega hasta 1 (las barras quedarían aplastadas abajo).
+    from matplotlib.colors import to_hex
+
+    from utilidades.graficos import ACENTO
+
+    modelo = _modelo(tokenizador)
+    recorrido = recorrer(modelo, tokenizador, "el mo", temperatura=5.0, top_k=10, semilla=1)
+    mayor = float(recorrido.probabilidades.max())
+    assert mayor < 0.5
+    for indice in (len(recorrido) - 2, len(recorrido) - 1):  # el softmax y el sorteo
+        fig = dibujar_etapa(recorrido, indice)
+        ax = fig.axes[0]
+        assert mayor < ax.get_ylim()[1] <= 1.3 * mayor + 0.05, ax.get_ylim()
+        for texto, barra in zip(ax.texts, ax.patches):  # cada porcentaje sigue encima de su barra, dentro del eje
+            assert barra.get_height() < texto.get_position()[1] < ax.get_ylim()[1]
+        if indice == len(recorrido) - 1:
+            colores = {to_hex(barra.get_facecolor()) for barra in ax.patches}
+            assert len(colores) == 2 and ACENTO.lower() not in colores, colores
+        plt.close(fig)
 
 
 def test_widget_avanza_y_escribe(tokenizador):

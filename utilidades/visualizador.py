@@ -115,8 +115,10 @@ class Recorrido:
 
     def resumen(self):
         """Una línea por etapa: número del curso, número de la fuente, título, forma y lección."""
+        # Cada columna, tan ancha como su texto más largo: así las «·» y las lecciones quedan alineadas.
         ancho = max(len(e.titulo) for e in self.etapas)
-        lineas = [f"{i:2d} · fuente {e.fuente:2d}  {e.titulo:<{ancho}}  {e.forma_con_nombres():<30} · "
+        ancho_forma = max(len(e.forma_con_nombres()) for e in self.etapas)
+        lineas = [f"{i:2d} · fuente {e.fuente:2d}  {e.titulo:<{ancho}}  {e.forma_con_nombres():<{ancho_forma}} · "
                   f"{'lección' if len(e.lecciones) == 1 else 'lecciones'} {', '.join(e.lecciones)}"
                   for i, e in enumerate(self.etapas)]
         return "\n".join(lineas)

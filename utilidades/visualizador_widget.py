@@ -13,7 +13,17 @@ import numpy as np
 import torch
 from matplotlib.colors import LinearSegmentedColormap
 
-from utilidades.graficos import ACENTO, FONDO_OCULTO, GRIS, TINTA, barras_de_pesos, mapa_de_calor
+from utilidades.graficos import (
+    ACENTO,
+    ALTO_MAXIMO,
+    ANCHO_MAXIMO,
+    FONDO_OCULTO,
+    GRIS,
+    TINTA,
+    _reparto_en_filas,
+    barras_de_pesos,
+    mapa_de_calor,
+)
 from utilidades.mascaras import mascara_causal
 from utilidades.paneles import figura_a_png
 from utilidades.visualizador import recorrer, visible
@@ -26,27 +36,53 @@ def _etiquetas(recorrido):
     return [visible(c) for c in recorrido.caracteres]
 
 
-def _rejilla(matrices, titulos, etiquetas, por_fila, lado=3.8, oculto=True, **colores):
-    """Mapas L × L en una rejilla de tamaño fijo (se lee proyectada aunque la frase sea larga).
+# Lo que dicen los ejes de un mapa de atención (filas y columnas son caracteres de la frase).
+EJE_CONSULTA, EJE_CLAVE = "carácter que mira (consulta)", "carácter mirado (clave)"
 
-    Con `oculto=True`, el futuro (encima de la diagonal) queda tapado, como en los pesos causales; `colores` pasa a
-    `mapa_de_calor` la escala (vmin, vmax, mapa, relleno_oculto) cuando no son pesos entre 0 y 1."""
-    L = len(etiquetas)
+
+def _rejilla(matrices, titulos, etiquetas, titulo, nombre_barra, por_fila=None, oculto=True, **colores):
+    """Mapas L × L en una rejilla que cabe en un proyector, con los ejes rotulados y una barra de color común.
+
+    Los paneles se reparten en filas como menos encogen en ANCHO_MAXIMO × ALTO_MAXIMO (o `por_fila` por fila), y la
+    figura se pide ya de ese tamaño: no hace falta encogerla ni repartirla después. Las filas son el carácter que
+    mira (consulta) y las columnas, el mirado (clave), rotulados una vez para toda la figura. Con `oculto=True`, el
+    futuro (encima de la diagonal) queda tapado, como en los pesos causales; `colores` pasa a `mapa_de_calor` la
+    escala (vmin, vmax, mapa, relleno_oculto) cuando no son pesos entre 0 y 1; `nombre_barra` dice qué mide el
+    color. Devuelve (fig, ejes)."""
+    L, n = len(etiquetas), len(matrices)
     futuro = mascara_causal(L) if oculto else None
-    filas = -(-len(matrices) // por_fila)
-    fig, ejes = plt.subplots(filas, por_fila, figsize=(lado * por_fila + 0.6, lado * filas + 0.4), squeeze=False)
-    for k, (eje, matriz, titulo) in enumerate(zip(ejes.flat, matrices, titulos)):
+    if por_fila is None:
+        por_fila, _ = _reparto_en_filas(n, 3.8, 3.8)
+    filas = -(-n // por_fila)
+    # Paneles de hasta 3.8 pulgadas, tan anchos y altos como quepan: a lo ancho, con sitio para el rótulo de la
+    # izquierda y la barra (1.4 pulgadas); a lo alto, para el título de dos líneas y el rótulo de abajo (1.3).
+    ancho = min(3.8, (ANCHO_MAXIMO - 1.4) / por_fila)
+    alto = min(3.8, (ALTO_MAXIMO - 1.3) / filas)
+    fig, ejes = plt.subplots(filas, por_fila, figsize=(ancho * por_fila + 1.4, alto * filas + 1.3), squeeze=False)
+    for k, (eje, matriz, titulo_del_panel) in enumerate(zip(ejes.flat, matrices, titulos)):
         # Cada mapa lleva la frase en sus dos ejes: con muchas letras, mapa_de_calor deja al dibujar una de cada k
-        # marcas, el mismo k en filas y columnas y en todos los paneles. Los caracteres de las filas se leen solo en
-        # la primera columna (si la rejilla se reparte de nuevo al dibujarse, graficos los pasa a la nueva).
-        mapa_de_calor(matriz, etiquetas, etiquetas, ax=eje, barra=False, oculto=futuro, titulo=titulo, **colores)
-        if k % por_fila != 0:
-            eje.tick_params(axis="y", labelleft=False)
+        # marcas, el mismo k en filas y columnas y en todos los paneles.
+        mapa_de_calor(matriz, etiquetas, etiquetas, ax=eje, barra=False, oculto=futuro, titulo=titulo_del_panel,
+                      **colores)
+        # Los caracteres se leen solo en el borde: los de las filas en la primera columna, los de las columnas en
+        # el panel de más abajo de cada columna (así los de arriba dejan ese sitio a los mapas).
+        eje.tick_params(axis="y", labelleft=k % por_fila == 0)
+        eje.tick_params(axis="x", labelbottom=k + por_fila >= n)
         # Las marcas conservan su letra aunque la figura encoja (un carácter de 9 puntos no se lee proyectado):
         # las que no quepan, las quita el aclarado de marcas.
         eje._letra_escalada = True
-    for eje in list(ejes.flat)[len(matrices):]:
+    for eje in list(ejes.flat)[n:]:
         eje.axis("off")
+    fig.suptitle(titulo, fontsize=15)
+    fig.supylabel(EJE_CONSULTA, fontsize=13)
+    fig.supxlabel(EJE_CLAVE, fontsize=13)
+    # La barra común, en una franja que se reserva a la derecha antes de colocar los paneles (como mapas_de_calor).
+    fig.tight_layout(rect=(0, 0, 1 - 0.9 / fig.get_size_inches()[0], 1))
+    visibles = [eje for eje in ejes.flat if eje.axison]
+    abajo, arriba = min(e.get_position().y0 for e in visibles), max(e.get_position().y1 for e in visibles)
+    derecha = max(e.get_position().x1 for e in visibles)
+    barra = fig.add_axes((derecha + 0.02, abajo, 0.2 / fig.get_size_inches()[0], arriba - abajo), label="<colorbar>")
+    fig.colorbar(ejes.flat[0].images[0], cax=barra, label=nombre_barra)
     return fig, ejes
 
 
@@ -106,8 +142,11 @@ def _dibujar_matriz(ax, etapa, recorrido):
     ax.figure.colorbar(imagen, ax=ax, fraction=0.03, pad=0.02)
 
 
+COLOR_SORTEADO = "#a35c00"  # ocre, de la paleta del curso: ni el azul (positivo) ni el rojo (negativo) de los mapas
+
+
 def _dibujar_vector(ax, etapa, recorrido):
-    """Barras de los 10 caracteres con el valor más alto (probabilidades, logits…); el sorteado, en rojo."""
+    """Barras de los 10 caracteres con el valor más alto (probabilidades, logits…); el sorteado, en ocre."""
     valores = etapa.valor.detach().cpu().double()
     caracteres = etapa.extra.get("vocabulario")
     if etapa.tipo == "sorteo":
@@ -121,10 +160,20 @@ def _dibujar_vector(ax, etapa, recorrido):
     if etapa.tipo == "sorteo" or etapa.extra.get("probabilidades"):
         barras_de_pesos(alturas, etiquetas, ax=ax)
         ax.set_ylabel("probabilidad")
+        # El eje llega un poco por encima de la barra más alta (con sitio para su porcentaje), no hasta 1:
+        # unas probabilidades de 0.1 o 0.2 no quedan aplastadas abajo.
+        tope = min(1.15, 1.25 * float(alturas.max()) + 0.02)
+        ax.set_ylim(0, tope)
+        for texto, altura in zip(ax.texts, alturas):  # cada porcentaje, justo encima de su barra en la nueva escala
+            texto.set_y(altura + 0.02 * tope)
         if etapa.tipo == "sorteo":
+            # El sorteado, en ocre: el rojo ya significa «negativo» en los mapas de colores de esta lección.
             elegido = etapa.extra["indice"]
-            for barra, i in zip(ax.patches, indices):
-                barra.set_color(ACENTO if i == elegido else GRIS)
+            for barra, marca, i in zip(ax.patches, ax.get_xticklabels(), indices):
+                barra.set_color(COLOR_SORTEADO if i == elegido else GRIS)
+                if i == elegido:
+                    marca.set_color(COLOR_SORTEADO)
+                    marca.set_fontweight("bold")
     else:
         ax.bar(range(len(alturas)), alturas, color=[TINTA if x >= 0 else ACENTO for x in alturas])
         ax.axhline(0, color=GRIS, lw=1)
@@ -144,11 +193,9 @@ def _dibujar_puntajes(etapa, recorrido, titulo):
     colores = {"vmin": -tope, "vmax": tope, "mapa": MAPA_SIGNO}
     if enmascarados:
         colores["relleno_oculto"] = FONDO_OCULTO
-    fig, _ = _rejilla(matrices, [f"cabeza {h}" for h in range(etapa.forma[0])], _etiquetas(recorrido),
-                      etapa.forma[0], oculto=enmascarados, **colores)
     clave = "arena: −∞ (el futuro)" if enmascarados else "azul positivo · rojo negativo"
-    fig.suptitle(f"{titulo}\n{clave}", fontsize=15)
-    fig.tight_layout()
+    fig, _ = _rejilla(matrices, [f"cabeza {h}" for h in range(etapa.forma[0])], _etiquetas(recorrido),
+                      f"{titulo}\n{clave}", "puntaje", oculto=enmascarados, **colores)
     return fig
 
 
@@ -181,9 +228,7 @@ def dibujar_etapa(recorrido, indice):
         return _dibujar_cabezas(etapa, recorrido, titulo)
     if etapa.tipo == "atencion":
         fig, _ = _rejilla(list(etapa.valor.detach().cpu()), [f"cabeza {h}" for h in range(etapa.forma[0])],
-                          _etiquetas(recorrido), etapa.forma[0])
-        fig.suptitle(titulo, fontsize=15)
-        fig.tight_layout()
+                          _etiquetas(recorrido), f"{titulo}\nrayadas: las celdas del futuro, que pesan 0", "peso")
         return fig
     if etapa.tipo in ("caracteres", "indices"):
         fig, ax = plt.subplots(figsize=(max(6.0, 0.75 * min(L, MAXIMO_DE_FICHAS) + 1), 2.2))
@@ -200,17 +245,15 @@ def dibujar_etapa(recorrido, indice):
     return fig
 
 
-def figura_atencion_completa(recorrido):
-    """Todos los bloques y cabezas de un recorrido: una fila por bloque, una columna por cabeza (causal)."""
+def figura_atencion_de_un_bloque(recorrido, bloque):
+    """Las cabezas de un bloque, repartidas para que cada mapa se lea proyectado, con su barra de color."""
     mapas = [e for e in recorrido.etapas if e.tipo == "atencion"]
-    cabezas = mapas[0].forma[0]
-    matrices = [m.valor[h].detach().cpu() for m in mapas for h in range(cabezas)]
-    titulos = [f"bloque {m.bloque} · cabeza {h}" for m in mapas for h in range(cabezas)]
-    fig, ejes = _rejilla(matrices, titulos, _etiquetas(recorrido), cabezas)
-    fig.suptitle(f"«{''.join(recorrido.caracteres)}»: fila = carácter que mira (consulta), "
-                 f"columna = carácter mirado (clave)", fontsize=15)
-    fig.tight_layout()
-    return fig, ejes
+    if not 0 <= bloque < len(mapas):
+        raise ValueError(f"El modelo tiene {len(mapas)} bloques (0 a {len(mapas) - 1}); pediste el {bloque}.")
+    cabezas = mapas[bloque].forma[0]
+    matrices = [mapas[bloque].valor[h].detach().cpu() for h in range(cabezas)]
+    return _rejilla(matrices, [f"cabeza {h}" for h in range(cabezas)], _etiquetas(recorrido),
+                    f"«{''.join(recorrido.caracteres)}» · bloque {bloque}", "peso")
 
 
 def figura_una_cabeza(recorrido, bloque, cabeza):

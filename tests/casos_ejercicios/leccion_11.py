@@ -34,6 +34,20 @@ def _futuro_a_cero(q, k, v):
     return torch.softmax((q @ k.T / math.sqrt(q.shape[-1])).masked_fill(_futuro(len(q)), 0.0), dim=-1) @ v
 
 
+def _tapa_la_diagonal(q, k, v):
+    # triu con diagonal=0: la diagonal también a −∞; la fila 0 no tiene nada que mirar y sale NaN.
+    tapadas = torch.triu(torch.ones(len(q), len(q), dtype=torch.bool))
+    return torch.softmax((q @ k.T / math.sqrt(q.shape[-1])).masked_fill(tapadas, float("-inf")), dim=-1) @ v
+
+
+def _claves_por_consultas(q, k, v):
+    return torch.softmax((k @ q.T / math.sqrt(q.shape[-1])).masked_fill(_futuro(len(q)), float("-inf")), dim=-1) @ v
+
+
+def _escala_por_d(q, k, v):
+    return torch.softmax((q @ k.T / q.shape[-1]).masked_fill(_futuro(len(q)), float("-inf")), dim=-1) @ v
+
+
 def _devuelve_pesos(q, k, v):
     puntajes = q @ k.T / math.sqrt(q.shape[-1])
     return torch.softmax(puntajes.masked_fill(_futuro(len(q)), float("-inf")), dim=-1)
@@ -94,7 +108,8 @@ CASOS = {
             Adivinanza(_gigas(1024), "el contexto de la tabla, sin doblar"),
             Adivinanza(_gigas(2048, tablas=1), "la respuesta antigua de la lección 11: solo los pesos, una tabla por "
                                                "cabeza, cuando la lección 07 cuenta dos (puntajes y pesos)"),
-        ],
+        ] + [Adivinanza(inventada, "un número inventado cerca de la respuesta (4.83), a menos del 1 %: el margen de "
+                                   "antes lo aceptaba") for inventada in (4.79, 4.85, 4.88)],
     ),
     "11.4": Caso(
         adivinanzas=[Adivinanza(_sin_mascara, "la atención de la lección 02, sin máscara"),
@@ -104,6 +119,9 @@ CASOS = {
             Error(_sin_escala, "√d"),
             Error(_sin_mascara, "falta la máscara causal"),
             Error(_futuro_a_cero, "no 0"),
+            Error(_tapa_la_diagonal, "tapa también la diagonal"),
+            Error(_claves_por_consultas, "no k @ q.T"),
+            Error(_escala_por_d, "no por d"),
             Error(_devuelve_pesos, "no la tabla de pesos"),
             Error(_sin_return, "no devuelve nada"),
             Error(None, "pasa tu función sin paréntesis"),

@@ -98,11 +98,34 @@ def _contar_sin_return(d_modelo, d_mlp):
 
 _CELDAS = 4096**2 * 12
 
-def _norma_en_float64(x):
+def _norma_en_float64(x, eps=1e-5):
     """Correcta, calculada en float64: debe aceptarse (antes saltaba «Double did not match Float»)."""
     x = x.double()
     media = x.mean(dim=-1, keepdim=True)
+    return (x - media) / torch.sqrt(x.var(dim=-1, keepdim=True, unbiased=False) + eps)
+
+
+def _norma_en_su_sitio(x, eps=1e-5):
+    """Resta la media sobre el propio tensor que recibe: el resultado es bueno, pero la entrada queda cambiada."""
+    x -= x.mean(dim=-1, keepdim=True)
+    x /= torch.sqrt(x.var(dim=-1, keepdim=True, unbiased=False) + eps)
+    return x
+
+
+def _norma_eps_fijo(x, eps=1e-5):
+    """Escribe 1e-5 en la cuenta en lugar de usar el argumento eps."""
+    media = x.mean(dim=-1, keepdim=True)
     return (x - media) / torch.sqrt(x.var(dim=-1, keepdim=True, unbiased=False) + 1e-5)
+
+
+def _norma_en_float32(x, eps=1e-5):
+    """Convierte la entrada a float32: con una entrada float64 devuelve float32."""
+    return _norma_de_capa(x.float(), eps)
+
+
+def _norma_de_ida_y_vuelta(x, eps=1e-5):
+    """Pasa por float32 y vuelve al tipo de la entrada: el tipo es bueno, pero se pierden cifras."""
+    return _norma_de_capa(x.float(), eps).to(x.dtype)
 
 
 CASOS = {
@@ -133,13 +156,20 @@ CASOS = {
             Error(_norma_sin_eps, "no suma eps"),
             Error(_norma_eps_fuera, "eps va dentro de la raíz"),
             Error(_norma_con_nn, "a mano"),
+            Error(_norma_en_su_sitio, "cambia el tensor que recibe"),
+            Error(_norma_eps_fijo, "no usa ese eps"),
+            Error(_norma_en_float32, "devuelve float32"),
+            Error(_norma_de_ida_y_vuelta, "pierde cifras"),
         ],
     ),
     "07.3": Caso(
         adivinanzas=[Adivinanza(_CELDAS * 4 / 1e6, "una sola tabla, la cuenta de la sección 6"),
                      Adivinanza(4096**2 * 4 / 1e6, "una tabla de una cabeza: la columna L² · 4 bytes de la sección 6")],
         solucion=2 * _CELDAS * 4 / 1e6,
+        acepta=[1609, 1609.5, 1610, 1611, 1611.5, 1612],  # redondeos de 1610.6, por los dos lados por igual
+        rechaza=[1608, 1613],
         errores=[
+            Error(12 * (2 * 4096**2 + 4096 * 64) * 4 / 1e6, "12 veces la memoria pico"),
             Error(_CELDAS * 4 / 1e6, "dos: los puntajes y los pesos"),
             Error(2 * _CELDAS * 8 / 1e6, "4 bytes por número, no 8"),
             Error(2 * _CELDAS * 4 / 1e6 / 12, "una sola cabeza"),

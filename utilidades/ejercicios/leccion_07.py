@@ -85,6 +85,30 @@ def _norma_de_capa(funcion):
             return pista("normaliza cada palabra por separado: la media y la varianza van sobre la ÚLTIMA dimensión.")
         return pista("resta la media y divide por la raíz de (varianza + eps), todo sobre la última dimensión "
                      "(dim=-1, keepdim=True).")
+    # Tres cosas que las entradas de arriba no ven: que la entrada quede intacta, que se use el `eps` que llega y
+    # que una entrada float64 salga en float64.
+    x = torch.tensor([[1.0, 2.0, 3.0, 4.0], [2.0, -1.0, 0.5, 4.0]])
+    copia = x.clone()
+    llamar(funcion, copia, forma=x.shape, pista_forma="Debe tener la misma forma que la entrada.")
+    if not torch.equal(copia, x):
+        return pista("tu función cambia el tensor que recibe (por ejemplo con x -= media o x.sub_(...)): quien la "
+                     "llama pierde sus datos. Calcula el resultado en un tensor nuevo, como x - media.")
+    try:
+        resultado = llamar(funcion, x.clone(), 0.1, forma=x.shape,
+                           pista_forma="Debe tener la misma forma que la entrada.")
+    except TypeError:
+        return pista("tu función debe recibir eps como segundo argumento: def norma_de_capa(x, eps=1e-5).")
+    if not torch.allclose(resultado.detach().float(), F.layer_norm(x, x.shape[-1:], eps=0.1), atol=1e-4):
+        return pista("con norma_de_capa(x, eps=0.1) tu función no usa ese eps: escribe eps en la cuenta, no un "
+                     "número fijo como 1e-5.")
+    x64 = torch.tensor([[1.0, 2.0, 3.0, 4.0], [1e-3, -2e-3, 1.5e-3, -5e-4]], dtype=torch.float64)
+    resultado = llamar(funcion, x64.clone(), forma=x64.shape, pista_forma="Debe tener la misma forma que la entrada.")
+    if resultado.dtype != torch.float64:
+        return pista(f"con una entrada float64 tu función devuelve {str(resultado.dtype).removeprefix('torch.')}: "
+                     "no conviertas a float32 (.float()); haz la cuenta en el tipo que llega y devuélvelo así.")
+    if not torch.allclose(resultado.detach(), F.layer_norm(x64, (4,)), rtol=0, atol=1e-9):
+        return pista("con una entrada float64 tu función pierde cifras (¿pasa por float32 en algún momento?): "
+                     "haz toda la cuenta en el tipo que llega.")
     return bien("Es F.layer_norm sin escala ni desplazamiento; nn.LayerNorm añade esos dos vectores aprendidos.")
 
 
@@ -94,8 +118,8 @@ def _memoria_de_las_tablas(respuesta):
     valor = exigir_numero(respuesta, "un solo número, en MB")
     celdas = 4096**2 * 12  # una tabla L × L por cabeza
     esperado = 2 * celdas * 4 / 1e6  # dos tablas (puntajes y pesos), 4 bytes por número
-    if abs(valor - esperado) < 1:
-        return bien("Más de un giga y medio solo en tablas de atención de un bloque: por eso las versiones fusionadas "
+    if abs(valor - esperado) <= 2:  # 2 MB por cada lado de 1610.6: valen de 1609 a 1612, no 1608 ni 1613
+        return bien("Unos 1.6 GB solo en tablas de atención de un bloque: por eso las versiones fusionadas "
                     "no guardan la tabla entera.")
     errores = [
         (celdas * 4 / 1e6, "eso es una sola tabla por cabeza; nuestra `atencion` guarda a la vez dos: los puntajes y "
@@ -107,6 +131,9 @@ def _memoria_de_las_tablas(respuesta):
         (esperado / 1e3, "ese número está en GB; el ejercicio lo pide en MB."),
         (2 * celdas * 8 / 1e6, "float32 ocupa 4 bytes por número, no 8."),
         (2 * celdas * 4 / 1e6 / 12, "eso es una sola cabeza; cada cabeza tiene sus propias tablas."),
+        (12 * (2 * 4096**2 + 4096 * 64) * 4 / 1e6,
+         "eso es 12 veces la memoria pico medida en la sección 6, que cuenta también la salida de la atención "
+         "(L × d números); el ejercicio pregunta solo por las dos tablas L × L de cada cabeza."),
         (2 * celdas * 4 / 2**20, "usa 1 MB = 1 000 000 bytes, como en la tabla de la lección (dividiste entre 2²⁰)."),
         (2 * celdas / 1e6, "cada número float32 ocupa 4 bytes; multiplica las celdas por 4."),
     ]

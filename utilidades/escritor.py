@@ -36,6 +36,7 @@ def dibujo_del_escritor(modelo, tokenizador, inicio, temperatura, top_k, longitu
     etiquetas = [{" ": "␣", "\n": "↵"}.get(c, c) for c in tokenizador.decodificar(mejores.indices)]
     barras_de_pesos(mejores.values, etiquetas, ax=ax, titulo=f"¿Qué carácter sigue a «{inicio[-15:]}»?")
     ax.set_ylabel("probabilidad")
+    ax.set_ylim(0, min(1.15, 1.3 * float(mejores.values.max()) + 0.08))  # que las barras llenen el panel
     return texto, fig
 
 

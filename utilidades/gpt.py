@@ -140,8 +140,8 @@ def optimizador_adamw(modelo, lr=4e-3, weight_decay=0.1):
     decaen = [p for p in modelo.parameters() if p.dim() >= 2]
     no_decaen = [p for p in modelo.parameters() if p.dim() < 2]
     grupos = [{"params": decaen, "weight_decay": weight_decay}, {"params": no_decaen, "weight_decay": 0.0}]
-    fusionado = next(modelo.parameters()).device.type in ("cpu", "cuda")  # todos los tensores en un solo paso
-    return torch.optim.AdamW(grupos, lr=lr, fused=fusionado)
+    de_una_vez = next(modelo.parameters()).device.type in ("cpu", "cuda")  # todos los tensores en un solo paso
+    return torch.optim.AdamW(grupos, lr=lr, fused=de_una_vez)
 
 
 def entrenar_gpt(modelo, entrenamiento, validacion, pasos, *, tamano_lote=32, lr=4e-3, weight_decay=0.1,

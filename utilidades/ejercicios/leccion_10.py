@@ -69,9 +69,10 @@ def _coste_de_generar(respuesta):
 
 # Ejercicio 10.2: el peso medio que pone cada cabeza del bloque 0 en el carácter anterior, en los trozos seguidos
 # de 64 del texto de validación. La referencia es el modelo de datos/mini_gpt_leccion_11.pt: la misma receta, la
-# misma semilla y el mismo código que el de la lección, entrenado con un hilo. El de la lección (con los hilos de cada
-# máquina) da lo mismo hasta la tercera cifra decimal; una cabeza que mira atrás pone ahí más de la mitad de su peso.
-TOLERANCIA_ANTERIOR = 0.02
+# misma semilla y el mismo código que el de la lección, entrenado con un hilo. El de la lección da lo mismo con uno o
+# dos hilos (medido: iguales hasta la cuarta cifra); la tolerancia, una centésima por cabeza, deja margen para otro
+# procesador, y no deja pasar una cabeza leída a ojo en la figura de la sección 10 (la 0 pone un 12 %).
+TOLERANCIA_ANTERIOR = 0.01
 
 
 def peso_en_el_anterior(modelo, datos, bloque=0, desplazamiento=-1):
@@ -232,7 +233,8 @@ def _temperatura_del_noventa(respuesta):
                      "top_k = 2 solo quedan «plata» y «sacó», y los demás no restan nada.")
     if abs(torch.softmax(filtrar_top_k(torch.tensor(LOGITS_10_4, dtype=torch.float64) * temperatura,
                                        TOP_K_10_4), dim=-1)[0].item() - OBJETIVO_10_4) <= TOLERANCIA_10_4:
-        return pista("has multiplicado los logits por la temperatura; generar los divide por ella.")
+        return pista("con esa temperatura sale el 90 % si se multiplican los logits por ella, pero generar los "
+                     "divide: ¿has despejado 1/T en vez de T, o multiplicado en vez de dividir?")
     if abs(temperatura - 1 / math.log10(9)) < 0.005:
         return pista("el softmax usa la exponencial e^x: al despejar, el logaritmo es el natural (math.log), no "
                      "el decimal.")

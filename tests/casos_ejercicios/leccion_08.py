@@ -23,6 +23,10 @@ def _aciertos_en_porcentaje(logits, objetivos):
     return 100 * (logits.argmax(dim=-1) == objetivos).float().mean(dim=0)
 
 
+def _aciertos_argmax_en_lote(logits, objetivos):
+    return (logits.argmax(dim=1) == objetivos).float().mean(dim=0)
+
+
 CASOS = {
     "08.1": Caso(
         adivinanzas=[Adivinanza(_aciertos_por_secuencia, "la media por secuencia, la otra dimensión")],
@@ -32,6 +36,7 @@ CASOS = {
             Error(_aciertos_sin_return, "no devuelve nada"),
             Error(_aciertos_mal, "la forma es buena, pero los valores no"),
             Error(_aciertos_en_porcentaje, "en porcentaje"),
+            Error(_aciertos_argmax_en_lote, "Haz argmax sobre esa, la última"),
         ],
     ),
     "08.2": Caso(
@@ -39,9 +44,15 @@ CASOS = {
                      Adivinanza(0.5, "«la mitad»"),
                      Adivinanza(1 - 8 * 0.05, "restar los fallos"),
                      Adivinanza(0.659, "un número inventado cerca de la respuesta, por debajo"),
-                     Adivinanza(0.668, "un número inventado cerca de la respuesta, por encima")],
+                     Adivinanza(0.668, "un número inventado cerca de la respuesta, por encima"),
+                     Adivinanza(2 / 3, "«una de cada tres», del mensaje de acierto y de la solución"),
+                     Adivinanza(0.666, "dos tercios con tres decimales"),
+                     Adivinanza(0.665, "un número inventado a medio camino de dos tercios"),
+                     Adivinanza(0.66, "dos decimales: no distingue la cuenta de dos tercios"),
+                     Adivinanza(0.664, "la cuenta mal redondeada a tres decimales"),
+                     Adivinanza(0.662, "un número inventado cerca de la respuesta, por debajo")],
         solucion=0.95**8,
-        acepta=[0.66, 0.663, 0.6634],
+        acepta=[0.663, 0.6634],
         errores=[
             Error(100 * 0.95**8, "no un porcentaje"),
             Error(0.95, "exactitud de un solo dígito"),
@@ -49,6 +60,8 @@ CASOS = {
             Error(1 - 8 * 0.05, "aproximación"),
             Error(0.95**7, "son 8 aciertos"),
             Error(0.05**8, "probabilidad de fallar"),
+            Error(2 / 3, "dos tercios es una estimación"),
+            Error(0.66, "con tres decimales"),
         ],
     ),
     "08.3": Caso(

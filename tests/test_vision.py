@@ -38,6 +38,20 @@ def test_parches_igual_que_unfold_de_pytorch(foto):
     assert torch.equal(parches(foto, 16), referencia)
 
 
+def test_parches_y_capa_lineal_igual_que_conv2d(foto):
+    """Los ViT de torchvision y timm cortan y proyectan con nn.Conv2d(kernel_size=tam, stride=tam): con los mismos
+    pesos, `parches` + nn.Linear da los mismos vectores, en el mismo orden (lo que enseña la lección 09)."""
+    torch.manual_seed(0)
+    lote = torch.stack([foto, foto.flip(-1)]).double()  # (2, 3, 96, 160)
+    lineal = torch.nn.Linear(3 * 16 * 16, 8).double()
+    conv = torch.nn.Conv2d(3, 8, kernel_size=16, stride=16).double()
+    with torch.no_grad():
+        conv.weight.copy_(lineal.weight.reshape(8, 3, 16, 16))
+        conv.bias.copy_(lineal.bias)
+        por_convolucion = conv(lote).flatten(2).transpose(1, 2)  # (2, 60, 8), en orden de lectura
+        assert (por_convolucion - lineal(parches(lote, 16))).abs().max() < 1e-6
+
+
 def test_parches_entradas_malas(foto):
     with pytest.raises(ValueError, match="encajar exactos"):
         parches(foto, 7)

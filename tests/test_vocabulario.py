@@ -180,6 +180,13 @@ def textos_de_javascript(codigo):
         yield cuerpo, f"línea {numero}: {lineas[numero - 1].strip()}"
 
 
+def _sin_enfasis(texto):
+    """La prosa sin las marcas de énfasis de Markdown (`**`, `*`, `_` al borde de una palabra), que parten una
+    expresión: «las **posiciones** aprendidas» se lee «las posiciones aprendidas». Los `_` dentro de una palabra
+    (d_modelo) se quedan."""
+    return re.sub(r"\*+|(?<![^\W_])_+|_+(?![^\W_])", "", texto)
+
+
 def _sin_codigo_ni_enlaces(texto):
     """La prosa sin el código citado (`…`) ni las direcciones de los enlaces: ahí van nombres de PyTorch."""
     return re.sub(r"\]\([^)]*\)", "]", re.sub(r"`[^`]*`", "", texto))
@@ -226,6 +233,8 @@ def variantes_en(tipo, texto, variantes):
         if solo_en_la_prosa and tipo == "nombre":
             continue  # `nn.TransformerEncoderLayer`, `encoder_layer`: nombres de PyTorch
         donde_buscar = _sin_codigo_ni_enlaces(texto) if solo_en_la_prosa and tipo == "prosa" else texto
+        if tipo == "prosa":
+            donde_buscar = _sin_enfasis(donde_buscar)  # «las **posiciones** aprendidas»: el énfasis no la esconde
         if tipo == "nombre":
             donde_buscar = _nombre_en_palabras(texto)
         donde_buscar = plano(donde_buscar)
@@ -311,6 +320,13 @@ def test_el_detector_encuentra_las_formas():
     assert variantes_en("prosa", "Embeber un índice", variantes)
     assert variantes_en("prosa", "fichas de relleno", variantes) and variantes_en("prosa", "la computadora", variantes)
     assert variantes_en("prosa", "un *decoder* causal", variantes)
+    # Las marcas de énfasis de Markdown no parten una expresión ni esconden una palabra.
+    assert variantes_en("prosa", "las **posiciones** aprendidas dicen de dónde viene", variantes)
+    assert variantes_en("prosa", "una *posición* aprendida", variantes)
+    assert variantes_en("prosa", "la _incrustación_ de cada palabra", variantes)
+    assert variantes_en("prosa", "__incrustaciones__", variantes)
+    assert _sin_enfasis("los **vectores** de d_modelo y el _énfasis_ (*decoder*)") == (
+        "los vectores de d_modelo y el énfasis (decoder)")
     assert variantes_en("texto", "frases de distinto largo", variantes)
     assert variantes_en("prosa", "dos frases de distintos largos", variantes)
     assert variantes_en("texto", "las flechas afinan el vector", variantes)  # el plural del verbo

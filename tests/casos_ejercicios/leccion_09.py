@@ -20,6 +20,14 @@ def _recomponer_forma_mala(secuencia, canales, alto, ancho, tam):
     return secuencia
 
 
+def _recomponer_con_redondeo(secuencia, canales, alto, ancho, tam):
+    return (_recomponer(secuencia, canales, alto, ancho, tam) + 1) - 1  # bien, salvo un redondeo de 1e-7
+
+
+def _recomponer_que_cambia_numeros(secuencia, canales, alto, ancho, tam):
+    return _recomponer(secuencia, canales, alto, ancho, tam) * 0.9  # el orden bien, los números no
+
+
 CASOS = {
     "09.1": Caso(
         adivinanzas=[Adivinanza(197, "los 196 parches de 224 × 224 más [CLS], la cifra famosa del ViT"),
@@ -51,7 +59,9 @@ CASOS = {
             Error(_recomponer_desordenada, "no están en su sitio"),
             Error(_recomponer_sin_return, "no devuelve nada"),
             Error(_recomponer_forma_mala, "misma forma que la imagen"),
+            Error(_recomponer_que_cambia_numeros, "los números han cambiado"),
         ],
+        acepta=[_recomponer_con_redondeo],
     ),
     "09.4": Caso(
         adivinanzas=[Adivinanza(7 * 7 * 64, "sin [CLS]"),

@@ -140,7 +140,7 @@ def optimizador_adamw(modelo, lr=4e-3, weight_decay=0.1):
     decaen = [p for p in modelo.parameters() if p.dim() >= 2]
     no_decaen = [p for p in modelo.parameters() if p.dim() < 2]
     grupos = [{"params": decaen, "weight_decay": weight_decay}, {"params": no_decaen, "weight_decay": 0.0}]
-    de_una_vez = next(modelo.parameters()).device.type in ("cpu", "cuda")  # todos los tensores en un solo paso
+    de_una_vez = next(modelo.parameters()).device.type in ("cpu", "cuda")  # fused: todo en una sola operación
     return torch.optim.AdamW(grupos, lr=lr, fused=de_una_vez)
 
 

@@ -23,8 +23,53 @@ _REF = referencias_10_2()
 _ANTERIOR = _REF["anterior"]
 
 
-def _cabezas(valores, factor=1.0, desplazamiento=0.0):
-    return {h: v * factor + desplazamiento for h, v in valores.items()}
+def _medias(modelo, datos, desplazamiento=-1, bloque=0, claves=range(4)):
+    """La cuenta del enunciado, con los errores frecuentes como opciones."""
+    n = len(datos) // 64
+    pesos = modelo.pesos_de_atencion(datos[:n * 64].view(n, 64))[bloque]
+    diagonal = torch.diagonal(pesos, offset=desplazamiento, dim1=-2, dim2=-1)
+    return {c: diagonal[:, h].mean().item() for h, c in zip(range(4), claves)}
+
+
+def _medias_en_float64(modelo, datos):
+    return {h: torch.tensor(v, dtype=torch.float64) for h, v in _medias(modelo, datos).items()}
+
+
+def _futuro(modelo, datos):
+    return _medias(modelo, datos, desplazamiento=1)
+
+
+def _diagonal(modelo, datos):
+    return _medias(modelo, datos, desplazamiento=0)
+
+
+def _dos_atras(modelo, datos):
+    return _medias(modelo, datos, desplazamiento=-2)
+
+
+def _bloque_1(modelo, datos):
+    return _medias(modelo, datos, bloque=1)
+
+
+def _desde_1(modelo, datos):
+    return _medias(modelo, datos, claves=range(1, 5))
+
+
+def _cambiadas(modelo, datos):
+    medias = _medias(modelo, datos)
+    return {h: medias[3 - h] for h in medias}
+
+
+def _fijas(modelo, datos):
+    return dict(_ANTERIOR)
+
+
+def _en_una_lista(modelo, datos):
+    return list(_medias(modelo, datos).values())
+
+
+def _sin_item(modelo, datos):
+    return {0: "0.1", 1: 0.9, 2: 0.1, 3: 0.9}
 
 
 CASOS = {
@@ -41,28 +86,27 @@ CASOS = {
         ],
     ),
     "10.2": Caso(
-        solucion=dict(_ANTERIOR),
+        solucion=_medias,
         tipos=False,
-        acepta=[_cabezas(_ANTERIOR, desplazamiento=0.005), {h: torch.tensor(v) for h, v in _ANTERIOR.items()},
-                {h: torch.tensor(v, dtype=torch.float64) for h, v in _ANTERIOR.items()}],
-        desviadas=[_cabezas(_ANTERIOR, 1.3), _cabezas(_ANTERIOR, 0.7)],
-        rechaza=[_cabezas(_ANTERIOR, desplazamiento=0.05), 0.5],
+        acepta=[_medias_en_float64],
+        desviadas=[lambda modelo, datos: {h: 1.3 * v for h, v in _medias(modelo, datos).items()},
+                   lambda modelo, datos: {h: 0.7 * v for h, v in _medias(modelo, datos).items()}],
         errores=[
-            Error({h: 0.0 for h in range(4)}, "en el futuro que la máscara tapa"),
-            Error(dict(_REF["el_mismo"]), "a sí mismo"),
-            Error(dict(_REF["bloque_1"]), "segundo bloque"),
-            Error(dict(_REF["sin_entrenar"]), "sin entrenar"),
-            Error({h + 1: v for h, v in _ANTERIOR.items()}, "desde 0"),
-            Error({h: 0.3 for h in range(3)}, "exactamente las claves 0, 1, 2 y 3"),
-            Error(dict(zip(range(4), reversed(list(_ANTERIOR.values())))), "no en su sitio"),
-            Error({0: 0.3, 1: "0.3", 2: 0.3, 3: 0.3}, "un número por cabeza"),
-            Error([0.3, 0.3, 0.3, 0.3], "diccionario"),
+            Error(_futuro, "en el futuro que la máscara tapa"),
+            Error(_diagonal, "a sí mismo"),
+            Error(_dos_atras, "dos caracteres atrás"),
+            Error(_bloque_1, "segundo bloque"),
+            Error(_desde_1, "desde 0"),
+            Error(_cambiadas, "no en su sitio"),
+            Error(_fijas, "con otro modelo no"),
+            Error(_en_una_lista, "un diccionario"),
+            Error(_sin_item, "un número por cabeza"),
+            Error(dict(_ANTERIOR), "debe ser una función"),
         ],
         adivinanzas=[
-            Adivinanza({h: 0.25 for h in range(4)}, "un cuarto para cada cabeza"),
-            Adivinanza({h: 1 / 32 for h in range(4)}, "el reparto por igual entre los 32 caracteres que ve, de media"),
-            Adivinanza({0: 1.0, 1: 0.0, 2: 0.0, 3: 0.0}, "«una cabeza mira solo al anterior»"),
-            Adivinanza(dict(_REF["el_mismo"]), "la diagonal principal, que es otra pregunta"),
+            Adivinanza(lambda modelo, datos: {h: 0.25 for h in range(4)}, "un cuarto para cada cabeza"),
+            Adivinanza(_fijas, "los números buenos escritos a mano, leídos en algún sitio"),
+            Adivinanza(dict(_ANTERIOR), "los números sin la función"),
         ],
     ),
     "10.3": Caso(

@@ -14,7 +14,9 @@ from utilidades.ejercicios import (
     bien,
     ejercicio,
     exigir_entero,
+    exigir_funcion,
     exigir_numero,
+    llamar,
     pista,
 )
 from utilidades.gpt import MiniGPT, filtrar_top_k
@@ -67,12 +69,12 @@ def _coste_de_generar(respuesta):
                  "en cada uno de los pasos, empezando con el comienzo solo.")
 
 
-# Ejercicio 10.2: el peso medio que pone cada cabeza del bloque 0 en el carácter anterior, en los trozos seguidos
-# de 64 del texto de validación. La referencia es el modelo de datos/mini_gpt_leccion_11.pt: la misma receta, la
-# misma semilla y el mismo código que el de la lección, entrenado con un hilo. El de la lección da lo mismo con uno o
-# dos hilos (medido: iguales hasta la cuarta cifra); la tolerancia, una centésima por cabeza, deja margen para otro
-# procesador, y no deja pasar una cabeza leída a ojo en la figura de la sección 10 (la 0 pone un 12 %).
-TOLERANCIA_ANTERIOR = 0.01
+# Ejercicio 10.2: escribir la medida del peso que pone cada cabeza del bloque 0 en el carácter anterior. Se pide la
+# función, no sus números: la comprobación la ejecuta con el modelo que guarda el curso (datos/mini_gpt_leccion_11.pt:
+# la receta, la semilla y el código de la lección) y con otro sin entrenar, y compara con su propia cuenta. Así no
+# depende de cómo entrenó cada estudiante (más pasos, otra máquina, una GPU), ni se puede responder leyendo a ojo la
+# figura de la sección 10.
+TOLERANCIA_ANTERIOR = 1e-4
 
 
 def peso_en_el_anterior(modelo, datos, bloque=0, desplazamiento=-1):
@@ -90,20 +92,28 @@ def peso_en_el_anterior(modelo, datos, bloque=0, desplazamiento=-1):
 
 
 @functools.cache
-def referencias_10_2():
-    """Lo que da el modelo de referencia: la respuesta y lo que dan los errores frecuentes."""
+def modelos_10_2():
+    """(entrenado, sin_entrenar, validacion): los dos modelos con los que se prueba la función del estudiante."""
     from utilidades.visualizador import cargar_mini_gpt  # aquí dentro: solo lo necesita este ejercicio
 
     tokenizador = _tokenizador()
     _, validacion, _ = dividir(torch.tensor(tokenizador.codificar(leer_corpus())))
-    modelo, _ = cargar_mini_gpt(tokenizador)
+    entrenado, _ = cargar_mini_gpt(tokenizador)
     torch.manual_seed(0)
     sin_entrenar = MiniGPT(len(tokenizador)).eval()
+    return entrenado.float(), sin_entrenar, validacion
+
+
+@functools.cache
+def referencias_10_2():
+    """Lo que da la cuenta bien hecha con el modelo entrenado (y con el otro), y lo que dan los errores frecuentes."""
+    entrenado, sin_entrenar, validacion = modelos_10_2()
     return {
-        "anterior": peso_en_el_anterior(modelo, validacion),
-        "el_mismo": peso_en_el_anterior(modelo, validacion, desplazamiento=0),
-        "bloque_1": peso_en_el_anterior(modelo, validacion, bloque=1),
+        "anterior": peso_en_el_anterior(entrenado, validacion),
         "sin_entrenar": peso_en_el_anterior(sin_entrenar, validacion),
+        "el_mismo": peso_en_el_anterior(entrenado, validacion, desplazamiento=0),
+        "bloque_1": peso_en_el_anterior(entrenado, validacion, bloque=1),
+        "dos_atras": peso_en_el_anterior(entrenado, validacion, desplazamiento=-2),
     }
 
 
@@ -111,18 +121,34 @@ def _cerca(valores, referencia, tolerancia=TOLERANCIA_ANTERIOR):
     return all(abs(valores[h] - referencia[h]) <= tolerancia for h in referencia)
 
 
-@ejercicio("10.2")
-def _cabeza_del_anterior(respuesta):
-    if not isinstance(respuesta, dict):
-        raise Fallo(pista("responde con un diccionario {cabeza: peso medio}, con las claves 0, 1, 2 y 3."))
-    claves = sorted(respuesta, key=str)
+def _medias_de(funcion, modelo, validacion):
+    """Llama a la función del estudiante y devuelve {cabeza: número}, o termina con una pista."""
+    try:
+        resultado = llamar(funcion, modelo, validacion, tipo=dict)
+    except RuntimeError as error:
+        if "device" in str(error).lower():
+            aviso = ("la comprobación te pasa un modelo en la CPU: lleva los trozos al dispositivo del modelo que "
+                     "recibes, next(modelo.parameters()).device, no a la variable dispositivo.")
+            raise Fallo(pista(aviso)) from None
+        raise
+    claves = sorted(resultado, key=str)
     if claves == [1, 2, 3, 4]:
-        return pista("las cabezas se numeran desde 0, como en la figura de la sección 10 (cabeza 0 … cabeza 3).")
+        raise Fallo(pista("las cabezas se numeran desde 0, como en la figura de la sección 10 (cabeza 0 … 3)."))
     if claves != [0, 1, 2, 3]:
-        return pista("responde con un diccionario con exactamente las claves 0, 1, 2 y 3, una por cabeza.")
-    valores = {h: exigir_numero(respuesta[h], "un número por cabeza (usa .item() sobre la media)") for h in claves}
+        raise Fallo(pista("devuelve un diccionario con exactamente las claves 0, 1, 2 y 3, una por cabeza."))
+    return {h: exigir_numero(resultado[h], "un número por cabeza (usa .item() sobre la media)") for h in claves}
+
+
+@ejercicio("10.2")
+def _cabeza_del_anterior(funcion):
+    exigir_funcion(funcion, 'comprobar("10.2", peso_en_el_anterior)')
+    entrenado, sin_entrenar, validacion = modelos_10_2()
     referencias = referencias_10_2()
+    valores = _medias_de(funcion, entrenado, validacion)
     if _cerca(valores, referencias["anterior"]):
+        if not _cerca(_medias_de(funcion, sin_entrenar, validacion), referencias["sin_entrenar"]):
+            return pista("con el modelo del curso sale bien, pero con otro modelo no: tu función debe medir el "
+                         "modelo y el texto que recibe, no unos números fijos ni tu variable modelo.")
         atras = [h for h, v in valores.items() if v > 0.5]
         if not atras:
             cuales = "Ninguna cabeza pone"
@@ -133,26 +159,28 @@ def _cabeza_del_anterior(respuesta):
         return bien(f"{cuales} más de la mitad de su peso en el carácter anterior; si repartieran por igual entre los "
                     f"que ven, pondrían un 6 % de media. Es la diagonal justo debajo de la principal en la figura de "
                     f"la sección 10, ahora medida en todo el texto de validación: dentro del transformer, una cabeza "
-                    f"lee el carácter anterior, lo mismo que usaban los bigramas.")
+                    f"lee el carácter anterior, lo mismo que usaban los bigramas. Cambia offset=-1 por -2 en "
+                    f"tu función: alguna cabeza mira dos caracteres atrás.")
     if all(abs(v) < 1e-6 for v in valores.values()):
         return pista("todo 0: eso está por encima de la diagonal, en el futuro que la máscara tapa. El carácter "
                      "anterior está justo debajo de la diagonal principal (offset=-1).")
     if _cerca(valores, referencias["el_mismo"]):
         return pista("eso es el peso que cada carácter se pone a sí mismo (la diagonal principal, offset=0); el "
                      "carácter anterior está justo debajo (offset=-1).")
+    if _cerca(valores, referencias["dos_atras"]):
+        return pista("eso es el peso dos caracteres atrás (offset=-2); el anterior está justo debajo de la diagonal "
+                     "principal (offset=-1).")
     if _cerca(valores, referencias["bloque_1"]):
         return pista("eso es el segundo bloque: pesos_de_atencion devuelve una tabla por bloque y el ejercicio pide "
                      "la del bloque 0.")
-    if _cerca(valores, referencias["sin_entrenar"], 0.01):
-        return pista("esos pesos son los de un modelo sin entrenar (casi repartidos por igual): mide el modelo que "
-                     "entrenaste en la sección 7.")
     if _cerca(dict(zip(sorted(valores), sorted(valores.values()))),
               dict(zip(sorted(referencias["anterior"]), sorted(referencias["anterior"].values())))):
         return pista("los valores se parecen a los esperados, pero no en su sitio: ¿pusiste cada media en la clave "
                      "de su cabeza?")
-    return pista("parte el texto de validación en trozos seguidos de 64 (los que caben enteros), pasa los trozos "
-                 "por modelo.pesos_de_atencion, toma el bloque 0 y, en cada cabeza, la media de la diagonal justo "
-                 "debajo de la principal (torch.diagonal con offset=-1 en las dos últimas dimensiones).")
+    return pista("parte los datos que recibes en trozos seguidos de modelo.contexto caracteres (los que caben "
+                 "enteros), pásalos por modelo.pesos_de_atencion, toma el bloque 0 y, en cada cabeza, la media de la "
+                 "diagonal justo debajo de la principal (torch.diagonal con offset=-1 en las dos últimas "
+                 "dimensiones).")
 
 
 def diferencias_sin_y_con_posiciones():

@@ -44,8 +44,8 @@ def _gancho_de_la_correccion(raiz, ruta):
         especificacion.loader.exec_module(sys.modules["utilidades"])
     import utilidades.ejercicios as modulo
     original = modulo.evaluar
-    def evaluar(clave, respuesta):
-        veredicto = original(clave, respuesta)
+    def evaluar(clave, respuesta, **datos):
+        veredicto = original(clave, respuesta, **datos)
         with open(ruta, "a", encoding="utf-8") as archivo:
             archivo.write(json.dumps({"clave": clave, "correcto": bool(veredicto.correcto),
                                       "mensaje": str(veredicto.mensaje)}, ensure_ascii=False) + chr(10))

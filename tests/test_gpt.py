@@ -12,7 +12,12 @@ import torch.nn.functional as F
 from utilidades.bloques import BloqueTransformer
 from utilidades.dropout import ApagarAlAzar, apagar_al_azar
 from utilidades.ejercicios import evaluar
-from utilidades.ejercicios.leccion_10 import diferencias_sin_y_con_posiciones, peso_en_el_anterior, referencias_10_2
+from utilidades.ejercicios.leccion_10 import (
+    SOBREAJUSTE,
+    diferencias_sin_y_con_posiciones,
+    peso_en_el_anterior,
+    referencias_10_2,
+)
 from utilidades.escritor import EscritorInteractivo, dibujo_del_escritor, texto_para_widget
 from utilidades.gpt import (
     MiniGPT,
@@ -431,6 +436,25 @@ def test_ejercicio_2_mide_la_cabeza_del_caracter_anterior():
     # unos números fijos (los buenos, leídos en algún sitio) no pasan: la función se prueba con otro modelo
     assert not evaluar("10.2", lambda modelo, datos: dict(anterior)).correcto
     assert not evaluar("10.2", dict(anterior)).correcto  # los números sin la función tampoco
+
+
+def test_ejercicio_5_juzga_con_el_registro_del_estudiante():
+    # Otra máquina (una GPU, otro procesador) da otro registro: con registro= se juzga con el suyo.
+    registro = {"pasos": [0, 50, 100, 150, 200], "validacion": [4.6, 2.75, 2.70, 2.90, 4.70],
+                "entrenamiento": [4.6, 2.6, 2.0, 1.0, 0.3], "parada_temprana": False}
+    suyo = math.exp(4.70 - 2.70)
+    assert evaluar("10.5", suyo, registro=registro).correcto
+    assert evaluar("10.5", torch.tensor(suyo), registro=registro).correcto
+    assert not evaluar("10.5", suyo * 1.3, registro=registro).correcto  # un 30 % lejos
+    del_curso = math.exp(SOBREAJUSTE["ultima"] - SOBREAJUSTE["mejor"])
+    assert evaluar("10.5", del_curso).correcto and not evaluar("10.5", del_curso, registro=registro).correcto
+    paso_50 = evaluar("10.5", math.exp(4.70 - 2.75), registro=registro)  # su propio error del paso 50
+    assert not paso_50.correcto and "paso 50" in paso_50.mensaje
+    que_para = evaluar("10.5", suyo, registro={**registro, "parada_temprana": True})
+    assert not que_para.correcto and "sin_parar" in que_para.mensaje
+    assert "sin_parar" in evaluar("10.5", suyo, registro=[4.6, 2.7]).mensaje
+    with pytest.raises(TypeError, match=r"no recibe registro="):
+        evaluar("10.4", 0.45, registro=registro)
 
 
 def test_peso_en_el_anterior_con_pesos_conocidos():

@@ -5,6 +5,7 @@ la respuesta del estudiante y devuelve un `Veredicto`: si falla, el mensaje da u
 """
 
 import importlib
+import inspect
 import math
 from dataclasses import dataclass
 
@@ -72,8 +73,11 @@ def ejercicios_registrados(leccion=None):
     return claves
 
 
-def evaluar(clave, respuesta):
-    """Evalúa `respuesta` para el ejercicio `clave` y devuelve un `Veredicto` (no imprime nada)."""
+def evaluar(clave, respuesta, **datos):
+    """Evalúa `respuesta` para el ejercicio `clave` y devuelve un `Veredicto` (no imprime nada).
+
+    Algunos ejercicios reciben, además, datos de la propia ejecución del estudiante (p. ej. `registro=` en el 10.5),
+    para juzgar con sus números y no con los de otra máquina."""
     if not isinstance(clave, str):
         raise TypeError(f'La clave del ejercicio es un texto como "02.1", no {type(clave).__name__}.')
     _cargar_leccion(clave)
@@ -83,8 +87,14 @@ def evaluar(clave, respuesta):
         )
     if respuesta is ...:
         return Veredicto(False, "Aún no has respondido: sustituye los tres puntos (...) por tu respuesta.")
+    funcion = _REGISTRO[clave]
+    admitidos = set(inspect.signature(funcion).parameters) - {"respuesta"}
+    if sobran := sorted(set(datos) - admitidos):
+        nombres = ", ".join(f"{n}=" for n in sobran)
+        raise TypeError(f"El ejercicio {clave} no recibe {nombres}: escribe comprobar({clave!r}, respuesta)"
+                        + (f" con {', '.join(f'{n}=…' for n in sorted(admitidos))}" if admitidos else "") + ".")
     try:
-        return _REGISTRO[clave](respuesta)
+        return funcion(respuesta, **datos)
     except Fallo as fallo:
         return fallo.veredicto
     except Exception as error:  # una función del estudiante que falla no debe romper la comprobación
@@ -95,9 +105,9 @@ def evaluar(clave, respuesta):
         )
 
 
-def comprobar(clave, respuesta):
+def comprobar(clave, respuesta, **datos):
     """Comprueba la respuesta del ejercicio `clave` e imprime el veredicto en castellano."""
-    veredicto = evaluar(clave, respuesta)
+    veredicto = evaluar(clave, respuesta, **datos)
     if veredicto.correcto:
         print(f"✅ Ejercicio {clave}: ¡correcto! {veredicto.mensaje}".rstrip())
     else:

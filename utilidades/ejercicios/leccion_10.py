@@ -272,10 +272,27 @@ def _temperatura_del_noventa(respuesta):
                  f"8, o despejarla: con dos logits, su reparto solo depende de su diferencia dividida por T.")
 
 
+def _cifras_del_registro(registro):
+    """Las cifras del ejercicio 10.5 sacadas del registro de `entrenar_gpt` del estudiante (su máquina, sus números)."""
+    if not isinstance(registro, dict) or not {"pasos", "validacion", "entrenamiento"} <= set(registro):
+        raise Fallo(pista("registro= debe ser lo que devuelve entrenar_gpt (un diccionario con «pasos», «validacion» y "
+                        "«entrenamiento»): pasa sin_parar, el registro del primer entrenamiento de la sección 13."))
+    if registro.get("parada_temprana"):
+        raise Fallo(pista("ese registro es el del entrenamiento que se para; pasa sin_parar, el del primero, el "
+                          "que nadie detiene."))
+    vals = [float(v) for v in registro["validacion"]]
+    if len(vals) < 3:
+        raise Fallo(pista("ese registro tiene menos de tres medidas de validación; pasa sin_parar, el de la "
+                          "sección 13."))
+    return {"mejor": min(vals), "ultima": vals[-1], "entrenamiento": float(registro["entrenamiento"][-1]),
+            "paso_50": vals[1]}
+
+
 @ejercicio("10.5")
-def _sobreajuste(respuesta):
+def _sobreajuste(respuesta, registro=None):
     veces = exigir_numero(respuesta, "un solo número: cuántas veces mayor es la perplejidad")
-    mejor, ultima, entrenamiento = SOBREAJUSTE["mejor"], SOBREAJUSTE["ultima"], SOBREAJUSTE["entrenamiento"]
+    cifras = SOBREAJUSTE if registro is None else _cifras_del_registro(registro)  # sin registro, las del curso
+    mejor, ultima, entrenamiento = cifras["mejor"], cifras["ultima"], cifras["entrenamiento"]
     esperado = math.exp(ultima - mejor)
 
     def cerca(x, objetivo):
@@ -294,7 +311,7 @@ def _sobreajuste(respuesta):
         (1 / esperado, "lo has dividido al revés: la última perplejidad entre la mejor (sale mayor que 1)."),
         (math.exp(ultima - entrenamiento), "has comparado validación con entrenamiento; se pide la validación en "
                                            "dos momentos: la última medida frente a la mejor."),
-        (math.exp(ultima - SOBREAJUSTE["paso_50"]), "has tomado como mejor la medida del paso 50; la mejor es la "
+        (math.exp(ultima - cifras["paso_50"]), "has tomado como mejor la medida del paso 50; la mejor es la "
                                                     "más baja de todas las de validación, el fondo de la U."),
     ]
     cercanos = [(abs(math.log(veces) - math.log(x)), texto) for x, texto in errores if cerca(veces, x)]

@@ -53,11 +53,15 @@ ESPERA_INDICE = 10  # segundos que se espera al índice de PyTorch antes de pasa
 # Espacio libre que pide la primera instalación: lo que ocupa .venv (1.4 GB medidos en Linux) con margen.
 ESPACIO_NECESARIO = 3 * 2**30
 
-# Las dos perturbaciones con las que deben reproducirse las salidas guardadas: otro número de hilos y otra CPU.
+# Las condiciones en las que deben reproducirse las salidas guardadas: otro número de hilos y otra CPU. Cada una: el
+# entorno y las rutas y opciones de pytest; fuera de la normal, solo lo que depende de la condición (los cuadernos).
+# En la normal, pytest-xdist reparte los núcleos entre sus procesos (conftest.py: en 2 núcleos, un hilo cada uno);
+# «todos los hilos» ejecuta los cuadernos uno tras otro (-n 0), cada kernel con todos los núcleos, como en casa.
 PERTURBACIONES = {
-    "normal": {},
-    "un hilo": {"OMP_NUM_THREADS": "1"},
-    "cpu avx2": {"ATEN_CPU_CAPABILITY": "avx2"},
+    "normal": ({}, []),
+    "un hilo": ({"OMP_NUM_THREADS": "1"}, ["notebooks"]),
+    "todos los hilos": ({}, ["-n", "0", "notebooks"]),
+    "cpu avx2": ({"ATEN_CPU_CAPABILITY": "avx2"}, ["notebooks"]),
 }
 
 
@@ -449,15 +453,16 @@ def pruebas(argumentos, entorno_extra=None):
 
 
 def perturbadas(argumentos):
-    """Ejecuta las pruebas en tres condiciones y resume: todas en la normal; con un hilo (OMP_NUM_THREADS=1) y con
-    otra CPU (ATEN_CPU_CAPABILITY=avx2), solo lo que depende de ellas, los cuadernos (nbval), salvo que se pidan
-    otras rutas. Las salidas guardadas deben reproducirse en las tres."""
+    """Ejecuta las pruebas en cuatro condiciones y resume: todas en la normal; con un hilo (OMP_NUM_THREADS=1), con
+    todos los hilos (un cuaderno tras otro) y con otra CPU (ATEN_CPU_CAPABILITY=avx2), solo lo que depende de
+    ellas, los cuadernos (nbval), salvo que se pidan otras rutas. Las salidas guardadas deben reproducirse en todas."""
     resultados = {}
-    for nombre, extra in PERTURBACIONES.items():
-        print(f"\n===== Pruebas: {nombre} {extra or ''} =====", flush=True)
-        rutas_pedidas = any(not a.startswith("-") for a in argumentos)
-        resto = argumentos if not extra or rutas_pedidas else [*argumentos, "notebooks"]
-        resultados[nombre] = pruebas(resto, extra)
+    rutas_pedidas = any(not a.startswith("-") for a in argumentos)
+    for nombre, (extra, opciones) in PERTURBACIONES.items():
+        print(f"\n===== Pruebas: {nombre} {extra or ''} {' '.join(opciones)} =====", flush=True)
+        if rutas_pedidas:  # quien nombra rutas las prueba en todas las condiciones
+            opciones = [o for o in opciones if o != "notebooks"]
+        resultados[nombre] = pruebas([*opciones, *argumentos], extra)
     print("\nResumen:")
     for nombre, codigo in resultados.items():
         print(f"  {nombre:10s} {'bien' if codigo == 0 else f'FALLÓ (código {codigo})'}")

@@ -502,6 +502,35 @@ def test_reglas_de_las_diapositivas():
     assert tipos == ["slide", "skip", "skip", "slide", "-", "-", "slide", "slide", "subslide", "subslide", "skip",
                      "subslide", "subslide"]
     assert diapositivas.marcar(cuaderno) == 0, "aplicar las reglas otra vez no cambia nada"
+    assert cuaderno["metadata"]["rise"] == diapositivas.AJUSTES_RISE
+
+
+def test_notas_fragmentos_palabras_y_codigo_plegado():
+    figura = {"output_type": "display_data", "data": {"image/png": "iVBOR", "text/plain": "<Figure>"}}
+    parrafo = " ".join(["palabra"] * 100)  # 100 palabras: dos párrafos así no caben en una diapositiva
+    dibujo_largo, dibujo_corto = _py("a = 1\nb = 2\nc = 3\nplt.plot(a)", [figura]), _py("plt.plot(x)", [figura])
+    cuaderno = {"cells": [
+        _md("## Sección"), _md("🗣️ **Para presentar.** La idea.", tags=["notas"]), _md(parrafo), _md(parrafo),
+        _md("¿Y ahora?"), _md("Ahora esto.", tags=["fragmento"]), dibujo_largo, dibujo_corto,
+        _md("### Otro apartado", tags=["fragmento"]), _md("$$\\frac{a}{b}$$ y $x$"),
+    ]}
+    diapositivas.marcar(cuaderno)
+    tipos = [c["metadata"]["slideshow"]["slide_type"] for c in cuaderno["cells"]]
+    assert tipos == ["slide", "notes", "-", "subslide", "-", "fragment", "slide", "slide", "subslide", "-"]
+    assert dibujo_largo["metadata"]["jupyter"]["source_hidden"] is True  # la diapositiva enseña la figura
+    assert "jupyter" not in dibujo_corto["metadata"]  # una línea no estorba: se ve
+    assert diapositivas.palabras(cuaderno["cells"][-1]) == 3  # cada fórmula cuenta una palabra
+    grupos = diapositivas.diapositivas_de(cuaderno)
+    assert [len(g) for g in grupos] == [2, 3, 1, 1, 2]  # sin las notas
+    assert diapositivas.informe(cuaderno) == []
+    dibujo_largo["outputs"] = []  # sin figura, el código vuelve a verse
+    diapositivas.marcar(cuaderno)
+    assert "jupyter" not in dibujo_largo["metadata"]
+    # Un párrafo de más de 150 palabras no cabe en ninguna diapositiva, y una sección sin notas: el informe lo dice
+    sin_notas = {"cells": [_md("## Otra"), _md(" ".join(["x"] * 160)), _md("## Ejercicios"), _md("Sin notas.")]}
+    diapositivas.marcar(sin_notas)
+    avisos = diapositivas.informe(sin_notas)
+    assert len(avisos) == 2 and "160 palabras" in avisos[0] and "«Otra»" in avisos[1], avisos
 
 
 def test_cada_leccion_con_sus_diapositivas():
@@ -514,8 +543,14 @@ def test_cada_leccion_con_sus_diapositivas():
         codigo = [c for c in cuaderno["cells"] if c["cell_type"] == "code"]
         for celda, tipo in zip(cuaderno["cells"], guardado):
             esperado = diapositivas.tipo_de_diapositiva(celda, primera_de_codigo=celda is codigo[0])
-            if esperado in ("slide", "skip"):
+            if esperado in ("slide", "skip", "notes"):
                 assert tipo == esperado, f"{ruta.name}: «{fuente(celda)[:50]}» debe ser {esperado}, es {tipo}"
+        assert cuaderno["metadata"].get("rise") == diapositivas.AJUSTES_RISE, f"{ruta.name}: sin ajustes de RISE"
+        # Lo que un docente necesita para presentar: ninguna diapositiva con más palabras de las que se leen
+        # proyectadas, y notas de quien presenta en cada sección (python -m herramientas.diapositivas informe).
+        marcado = leer_cuaderno(ruta)
+        diapositivas.marcar(marcado)
+        assert not diapositivas.informe(marcado), f"{ruta.name}:\n" + "\n".join(diapositivas.informe(marcado))
 
 
 def test_diapositivas_html_con_las_salidas_guardadas(tmp_path):

@@ -500,6 +500,10 @@ def test_las_cifras_de_la_ayuda_de_diapositivas_son_las_del_codigo():
     assert f"más de {diapositivas.LINEAS_LARGO} líneas" in ayuda
     assert f"más de {diapositivas.LINEAS_PANTALLA} líneas seguidas" in ayuda
     assert f"una figura cuenta {diapositivas.LINEAS_FIGURA}" in ayuda
+    assert f"como mucho {diapositivas.PALABRAS_PANTALLA} palabras" in ayuda
+    assert f"el código de más de {diapositivas.LINEAS_CODIGO_FIGURA} líneas queda plegado" in ayuda
+    ancho, alto = diapositivas.AJUSTES_RISE["width"], diapositivas.AJUSTES_RISE["height"]
+    assert f"diapositivas de {ancho} × {alto}" in ayuda
 
 
 def test_las_tareas_de_quien_ensena_usan_el_entorno_del_estudiante(monkeypatch):

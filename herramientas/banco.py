@@ -21,7 +21,7 @@ import nbformat
 import psutil
 from nbclient import NotebookClient
 
-from herramientas.cuadernos import RAIZ, cuadernos, fuente, leer_argumentos, leer_cuaderno, titulo
+from herramientas.cuadernos import RAIZ, apertura, cuadernos, fuente, leer_argumentos, leer_cuaderno, titulo
 
 GUIA = RAIZ / "DOCENTES.md"
 MARCA_INICIO = "<!-- banco: inicio (tabla generada por `python3 tareas.py banco --guardar`; no la edites a mano) -->"
@@ -89,8 +89,8 @@ def medir(ruta):
 
 
 def minutos_de_clase(ruta):
-    """Los minutos de clase que anuncia la lección en su primera celda («**Tiempo…:** unos N minutos»), o None."""
-    primera = fuente(leer_cuaderno(ruta)["cells"][0])
+    """Los minutos de clase que anuncia la lección al abrir («**Tiempo…:** unos N minutos»), o None."""
+    primera = apertura(leer_cuaderno(ruta))
     encontrado = re.search(r"\*\*Tiempo[^*]*:\*\*\s*(?:unos\s+)?(\d+)\s*min", primera)
     return int(encontrado.group(1)) if encontrado else None
 

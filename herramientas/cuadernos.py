@@ -128,6 +128,18 @@ def limpiar_metadatos(cuaderno):
     return cuaderno
 
 
+def apertura(cuaderno):
+    """El texto con que abre una lección: sus celdas de texto antes de la navegación (o de la primera de código).
+    Título, presentación, «Al terminar podrás», requisitos y tiempo pueden ir en una celda o en varias (así caben en
+    las diapositivas)."""
+    partes = []
+    for celda in cuaderno["cells"]:
+        if celda["cell_type"] != "markdown" or ETIQUETA_NAVEGACION in celda.get("metadata", {}).get("tags", []):
+            break
+        partes.append(fuente(celda))
+    return "\n\n".join(partes)
+
+
 def titulo(ruta):
     """«NN · Título» de una lección, leído de su primera línea «# NN · Título»."""
     primera = fuente(leer_cuaderno(ruta)["cells"][0]).splitlines()[0]

@@ -7,7 +7,7 @@ import pytest
 from nbconvert import HTMLExporter
 
 from herramientas.celdas import REPOSITORIO, celda_de_preparacion, enlace_colab
-from herramientas.cuadernos import RAIZ, cuadernos, fuente, leer_cuaderno
+from herramientas.cuadernos import RAIZ, apertura, cuadernos, fuente, leer_cuaderno
 
 LECCIONES = cuadernos(incluir_soluciones=False)
 TODOS = cuadernos()
@@ -38,11 +38,11 @@ def test_nombre_y_solucion(ruta):
 @pytest.mark.parametrize("ruta", LECCIONES, ids=_ids(LECCIONES))
 def test_anatomia_de_la_leccion(ruta):
     celdas = leer_cuaderno(ruta)["cells"]
-    primera = fuente(celdas[0])
+    primera = apertura(leer_cuaderno(ruta))  # las celdas de texto antes de la navegación
     assert celdas[0]["cell_type"] == "markdown"
-    assert re.match(rf"# {ruta.name[:2]} · \S", primera), "la primera celda empieza con «# NN · Título»"
+    assert re.match(rf"# {ruta.name[:2]} · \S", fuente(celdas[0])), "la primera celda empieza con «# NN · Título»"
     for parte in ("Al terminar podrás", "Requisitos", "Tiempo"):
-        assert parte in primera, f"la primera celda debe decir «{parte}…»"
+        assert parte in primera, f"la apertura (antes de la navegación) debe decir «{parte}…»"
     titulos = [linea for c in celdas if c["cell_type"] == "markdown" for linea in fuente(c).splitlines()
                if linea.startswith("## ")]
     for seccion in ("## Resumen", "## Ejercicios", "## Para saber más"):

@@ -19,6 +19,7 @@ from herramientas.cuadernos import (
     RAIZ,
     cuadernos,
     escribir_cuaderno,
+    fin_de_la_apertura,
     fuente,
     leer_argumentos,
     leer_cuaderno,
@@ -220,7 +221,8 @@ def actualizar_cuaderno(cuaderno, ruta, lecciones, referencia=None, celda=None):
     if codigo and "preparar" in fuente(codigo[0]):
         codigo[0]["source"] = (celda or celda_de_preparacion(referencia=referencia)).splitlines(keepends=True)
     arriba, abajo = celdas_de_navegacion(ruta, lecciones, referencia)
-    cuaderno["cells"] = celdas[:1] + [_celda_markdown(arriba)] + celdas[1:] + [_celda_markdown(abajo)]
+    fin = fin_de_la_apertura(celdas)  # la navegación va justo después del título y lo que lo acompaña
+    cuaderno["cells"] = celdas[:fin] + [_celda_markdown(arriba)] + celdas[fin:] + [_celda_markdown(abajo)]
     return json.dumps(cuaderno, sort_keys=True) != antes
 
 

@@ -128,16 +128,24 @@ def limpiar_metadatos(cuaderno):
     return cuaderno
 
 
-def apertura(cuaderno):
-    """El texto con que abre una lección: sus celdas de texto antes de la navegación (o de la primera de código).
-    Título, presentación, «Al terminar podrás», requisitos y tiempo pueden ir en una celda o en varias (así caben en
-    las diapositivas)."""
-    partes = []
-    for celda in cuaderno["cells"]:
-        if celda["cell_type"] != "markdown" or ETIQUETA_NAVEGACION in celda.get("metadata", {}).get("tags", []):
+def fin_de_la_apertura(celdas):
+    """Cuántas celdas abren la lección: las de texto del principio, hasta la navegación, la primera de código o la
+    primera sección («## …»). Al menos una, el título."""
+    fin = 0
+    for celda in celdas:
+        texto = fuente(celda).lstrip()
+        if (celda["cell_type"] != "markdown" or ETIQUETA_NAVEGACION in celda.get("metadata", {}).get("tags", [])
+                or (fin and texto.startswith("## "))):
             break
-        partes.append(fuente(celda))
-    return "\n\n".join(partes)
+        fin += 1
+    return max(fin, 1)
+
+
+def apertura(cuaderno):
+    """El texto con que abre una lección (ver `fin_de_la_apertura`): título, presentación, «Al terminar podrás»,
+    requisitos y tiempo pueden ir en una celda o en varias (así caben en las diapositivas)."""
+    celdas = cuaderno["cells"]
+    return "\n\n".join(fuente(c) for c in celdas[:fin_de_la_apertura(celdas)])
 
 
 def titulo(ruta):

@@ -15,7 +15,15 @@ import pytest
 
 from herramientas import banco, celdas, colab, corregir, diapositivas, ejecutar
 from herramientas.celdas import celda_de_preparacion, enlace_colab
-from herramientas.cuadernos import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fuente, leer_argumentos, leer_cuaderno
+from herramientas.cuadernos import (
+    ETIQUETA_NAVEGACION,
+    RAIZ,
+    cuadernos,
+    fin_de_la_apertura,
+    fuente,
+    leer_argumentos,
+    leer_cuaderno,
+)
 
 LECCIONES = cuadernos(incluir_soluciones=False)
 PYTHON_BASE = getattr(sys, "_base_executable", sys.executable)  # sin el .venv: ahí `utilidades` no está instalado
@@ -207,6 +215,25 @@ def test_version_de_la_celda_es_la_del_paquete():
 # --- enlaces: insignias de Colab, navegación y README --------------------------------------------------------
 
 
+def test_la_navegacion_va_tras_la_apertura_entera():
+    """Título y objetivos en una celda o en dos (para que quepan en las diapositivas): la navegación va detrás."""
+    from herramientas.cuadernos import apertura
+
+    ruta = LECCIONES[1]
+    sin_nav = [c for c in leer_cuaderno(ruta)["cells"] if ETIQUETA_NAVEGACION not in c["metadata"].get("tags", [])]
+    texto = apertura({"cells": sin_nav})
+    titulo, resto = texto.split("**Al terminar podrás", 1)
+    cuerpo = [c for c in sin_nav if not (c["cell_type"] == "markdown" and fuente(c) and fuente(c) in texto)]
+    for apertura_en_celdas in ([_md(texto)], [_md(titulo.rstrip()), _md("**Al terminar podrás" + resto)]):
+        cuaderno = {"metadata": {}, "cells": copy.deepcopy(apertura_en_celdas + cuerpo)}
+        celdas.actualizar_cuaderno(cuaderno, ruta, LECCIONES)
+        n = len(apertura_en_celdas)
+        assert [fuente(c) for c in cuaderno["cells"][:n]] == [fuente(c) for c in apertura_en_celdas]
+        assert ETIQUETA_NAVEGACION in cuaderno["cells"][n]["metadata"]["tags"]
+        assert "Al terminar podrás" in apertura(cuaderno) and "Tiempo" in apertura(cuaderno)
+        assert not celdas.actualizar_cuaderno(cuaderno, ruta, LECCIONES), "otra vez no cambia nada"
+
+
 def test_enlaces_pone_preparacion_insignia_y_navegacion(tmp_path):
     ruta = LECCIONES[1]
     cuaderno = leer_cuaderno(ruta)
@@ -216,7 +243,8 @@ def test_enlaces_pone_preparacion_insignia_y_navegacion(tmp_path):
     assert celdas.actualizar_cuaderno(cuaderno, ruta, LECCIONES)
     celdas_nuevas = cuaderno["cells"]
     assert fuente(celdas_nuevas[0]) == fuente(viejo["cells"][0]), "el título sigue primero"
-    arriba, abajo = fuente(celdas_nuevas[1]), fuente(celdas_nuevas[-1])
+    fin = fin_de_la_apertura(celdas_nuevas)  # tras el título y lo que lo acompaña, la navegación
+    arriba, abajo = fuente(celdas_nuevas[fin]), fuente(celdas_nuevas[-1])
     assert enlace_colab(ruta.relative_to(RAIZ).as_posix()) in arriba and "colab-badge.svg" in arriba
     assert f"({LECCIONES[0].name})" in arriba and f"({LECCIONES[2].name})" in arriba
     assert "Siguiente lección" in abajo and f"({LECCIONES[2].name})" in abajo
@@ -556,7 +584,8 @@ def test_cada_leccion_con_sus_diapositivas():
 def test_diapositivas_html_con_las_salidas_guardadas(tmp_path):
     ruta = _cuaderno_diminuto(tmp_path / "99_prueba.ipynb", ["print('hola desde la salida guardada')"])
     ejecutar.ejecutar(ruta)
-    destino = diapositivas.escribir_html(ruta, carpeta=tmp_path / "diapositivas")
+    sin_bajar = {"reveal.js": tmp_path / "reveal", "mathjax": tmp_path / "mathjax"}  # sin red (test_diapositivas.py)
+    destino = diapositivas.escribir_html(ruta, carpeta=tmp_path / "diapositivas", bibliotecas=sin_bajar)
     html = destino.read_text(encoding="utf-8")
     assert destino.name == "99_prueba.slides.html"
     assert "reveal" in html and "hola desde la salida guardada" in html and html.count("<section") >= 1

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from herramientas.cuadernos import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fuente, leer_cuaderno
+from herramientas.cuadernos import ETIQUETA_NAVEGACION, RAIZ, cuadernos, fin_de_la_apertura, fuente, leer_cuaderno
 
 # Un número con comas de miles: 1,000 · 49,984 · 1,000,000 (no una forma como (60,768) ni una lista 3,4,5).
 MILES_CON_COMA = re.compile(r"(?<![\d(\[,.\w])\d{1,3}(?:,\d{3})+(?![\d,])")
@@ -154,8 +154,12 @@ def _mismo_nombre(termino, ingles):
 
 
 def _celdas_de_texto(ruta):
-    """(índice, texto sin marcas) de las celdas de texto de una lección, sin las de navegación entre lecciones."""
-    for i, celda in enumerate(leer_cuaderno(ruta)["cells"]):
+    """(índice, texto sin marcas) de las celdas de texto de una lección, sin las de navegación entre lecciones. La
+    apertura (título, objetivos, requisitos…, aunque ocupe varias celdas) cuenta como una sola, la 0."""
+    celdas = leer_cuaderno(ruta)["cells"]
+    fin = fin_de_la_apertura(celdas)
+    yield 0, re.sub(r"[`*]", "", "\n\n".join(fuente(c) for c in celdas[:fin]))
+    for i, celda in enumerate(celdas[fin:], start=fin):
         if celda["cell_type"] == "markdown" and ETIQUETA_NAVEGACION not in celda.get("metadata", {}).get("tags", []):
             yield i, re.sub(r"[`*]", "", fuente(celda))
 

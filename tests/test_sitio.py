@@ -76,9 +76,28 @@ def test_binder_instala_lo_fijado_y_torch_solo_cpu():
     assert os.access(binder / "postBuild", os.X_OK), "repo2docker ejecuta binder/postBuild: debe ser ejecutable"
     assert guion.startswith("#!/bin/bash") and "set -euo pipefail" in guion
     assert "tareas.version_de_torch()" in guion, "la versión de torch sale de requirements.in, como en tareas.py"
+    assert '"$python" -m pip install' in guion and "KERNEL_PYTHON_PREFIX" in guion, "pip del Python de los kernels"
     assert "--index-url https://download.pytorch.org/whl/cpu" in guion and '"torch==${version}"' in guion
     assert "-e ." in guion, "el paquete del curso (utilidades) también se instala"
     assert re.fullmatch(r"\d+\.\d+\.\d+", tareas.version_de_torch())
+
+
+def test_el_flujo_publica_la_web_con_cada_version():
+    """.github/workflows/sitio.yml: con cada etiqueta v*, el mismo comando que en un ordenador y su carpeta, a Pages."""
+    import yaml
+
+    flujo = yaml.safe_load((RAIZ / ".github" / "workflows" / "sitio.yml").read_text(encoding="utf-8"))
+    disparadores = flujo[True]  # YAML 1.1 lee la clave «on» como verdadero
+    assert disparadores["push"] == {"tags": ["v*"]}, "la web se publica al subir la etiqueta de una versión"
+    assert flujo["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
+    construir, publicar = flujo["jobs"]["construir"], flujo["jobs"]["publicar"]
+    pasos = construir["steps"]
+    assert any(paso.get("run") == "python3 tareas.py sitio" for paso in pasos)
+    subir = next(paso for paso in pasos if paso.get("uses", "").startswith("actions/upload-pages-artifact@"))
+    assert RAIZ / subir["with"]["path"] == sitio.DESTINO, "se sube la carpeta que escribe `tareas.py sitio`"
+    assert publicar["needs"] == "construir" and publicar["environment"]["name"] == "github-pages"
+    assert [paso["uses"].split("@")[0] for paso in publicar["steps"]] == ["actions/deploy-pages"]
+    assert all("timeout-minutes" in trabajo for trabajo in flujo["jobs"].values()), "ningún trabajo sin plazo"
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ import pytest
 
 from herramientas import bibliotecas_diapositivas as bibliotecas
 from herramientas import diapositivas
-from herramientas.cuadernos import RAIZ, leer_cuaderno
+from herramientas.cuadernos import RAIZ, cuadernos, fuente, leer_cuaderno
 from herramientas.navegador import OPCIONES_CHROMIUM, ruta_chromium
 
 LECCION = RAIZ / "notebooks" / "02_atencion_a_mano.ipynb"  # con fórmulas, figuras y notas de quien presenta
@@ -222,6 +222,7 @@ def _bibliotecas_reales(carpeta):
     return bibliotecas.asegurar(carpeta, copiar_de=hechas)
 
 
+@pytest.mark.lento
 def test_una_leccion_se_presenta_sin_red_en_el_navegador(tmp_path):
     """La lección 02 desde file:// con toda petición a la red cortada: ninguna sale, las fórmulas se componen,
     se recorren todas sus diapositivas y la tecla s abre las notas de quien presenta con su texto."""
@@ -304,3 +305,171 @@ def test_una_leccion_se_presenta_sin_red_en_el_navegador(tmp_path):
     assert not errores, f"errores de JavaScript: {errores[:5]}"
     assert formulas > 20 and mal_compuestas == 0, (formulas, mal_compuestas)
     print(f"lección 02: {total} diapositivas, {formulas} fórmulas, {time.monotonic() - inicio:.1f} s")
+
+
+# --- cada lección, diapositiva a diapositiva ----------------------------------------------------------------------
+
+# Recorre todas las diapositivas (Reveal.slide) y mide cada una cuando la plantilla la ha ajustado (data-ajustada,
+# tras recomponer sus fórmulas y encajar sus figuras). Devuelve una fila por diapositiva.
+RECORRER = """async plazo => {
+    const espera = ms => new Promise(listo => setTimeout(listo, ms));
+    const alto = Reveal.getConfig().height;
+    const limpio = nodo => {  // el texto que se ve de un bloque de markdown, sin fórmulas compuestas ni código
+        const copia = nodo.cloneNode(true);
+        copia.querySelectorAll('script, code, pre, .MathJax, .MathJax_Display, .MathJax_Preview, .MathJax_SVG,'
+                               + ' aside.notes').forEach(n => n.remove());
+        return copia.textContent;
+    };
+    const recorrido = async () => {
+        const filas = [];
+        for (const seccion of Reveal.getSlides()) {
+            const i = Reveal.getIndices(seccion);
+            Reveal.slide(i.h, i.v || 0);
+            for (let t = 0; seccion.dataset.ajustada !== 'si'; t += 20) {
+                if (t > 10000) throw new Error(`la diapositiva ${i.h}.${i.v || 0} no se ajustó en 10 s`);
+                await espera(20);
+            }
+            await new Promise(listo => MathJax.Hub.Queue(listo));  // lo que MathJax tuviera pendiente
+            const visibles = [...seccion.querySelectorAll('.MathJax, .MathJax_Display')]
+                .filter(f => !f.closest('aside.notes'));
+            const markdown = [...seccion.querySelectorAll('.jp-MarkdownOutput')].filter(m => !m.closest('aside'));
+            const crudo = markdown.map(limpio).join(' ').match(/\\$[^$]+\\$|\\\\\\(|\\\\\\[/);
+            const titulo = seccion.querySelector('.jp-MarkdownOutput h2');
+            const notas = [...seccion.querySelectorAll('aside.notes')].map(n => n.textContent.trim()).join(' ');
+            const figuras = [...seccion.querySelectorAll('.jp-OutputArea-output img')];
+            const codigo = seccion.querySelector('.jp-InputArea pre');
+            // Con desplazamiento: se baja hasta el final y se mira que lo último que hay se vea en el marco.
+            let alcanza = true;
+            if (seccion.scrollHeight > alto) {
+                seccion.scrollTop = seccion.scrollHeight;
+                const marco = seccion.getBoundingClientRect();
+                const celdas = seccion.querySelectorAll(':scope > .jp-Cell, :scope > .fragment');
+                const ultima = celdas[celdas.length - 1];
+                alcanza = seccion.clientHeight <= alto && getComputedStyle(seccion).overflowY === 'auto'
+                    && (!ultima || ultima.getBoundingClientRect().bottom <= marco.bottom + 2);
+                seccion.scrollTop = 0;
+            }
+            filas.push({
+                indice: `${i.h}.${i.v || 0}`,
+                alto: seccion.scrollHeight,
+                alcanza,
+                codigo: codigo ? codigo.textContent.split('\\n').length : 0,
+                figuras: figuras.length,
+                figuras_rotas: figuras.filter(f => !f.complete || f.naturalWidth === 0).length,
+                figuras_sin_reducir: figuras.filter(f => !f.style.maxHeight).length,
+                formulas: visibles.length,
+                formulas_vacias: visibles.filter(f => f.getBoundingClientRect().width === 0).length,
+                errores_tex: seccion.querySelectorAll('.MathJax_Error, merror').length,
+                tex_crudo: crudo && crudo[0],
+                seccion: titulo && titulo.textContent.replace('¶', '').trim(),
+                notas: notas.length,
+                inicio: (seccion.textContent.trim().split('\\n')[0] || '').slice(0, 50),
+            });
+        }
+        return filas;
+    };
+    return Promise.race([recorrido(), espera(plazo).then(() => { throw new Error(`sin terminar en ${plazo} ms`); })]);
+}"""
+
+
+@pytest.fixture(scope="module")
+def navegador_sin_red(tmp_path_factory):
+    """(contexto de Chromium a 1280 × 720 con toda petición a la red cortada, lista de las cortadas, carpeta con las
+    bibliotecas de verdad donde escribir las diapositivas)."""
+    chromium = ruta_chromium()
+    sync_api = pytest.importorskip("playwright.sync_api", reason="falta playwright (herramientas de pruebas)")
+    if not chromium:
+        if EN_CI:
+            pytest.fail("En CI no se puede saltar: no hay Chromium.")
+        pytest.skip("no hay Chromium (`python3 tareas.py pruebas` lo instala en Debian/Ubuntu como root).")
+    carpeta = tmp_path_factory.mktemp("diapositivas")
+    rutas = _bibliotecas_reales(carpeta / "bibliotecas")
+    a_la_red = []
+
+    def filtrar(ruta):
+        if ruta.request.url.startswith(("file:", "data:", "about:", "blob:")):
+            ruta.continue_()
+        else:
+            a_la_red.append(ruta.request.url)
+            ruta.abort()
+
+    with sync_api.sync_playwright() as playwright:
+        navegador = playwright.chromium.launch(executable_path=chromium, args=OPCIONES_CHROMIUM, timeout=PLAZO_MS)
+        try:
+            contexto = navegador.new_context(viewport={"width": 1280, "height": 720})
+            contexto.set_default_timeout(PLAZO_MS)
+            contexto.route("**/*", filtrar)
+            yield contexto, a_la_red, carpeta, rutas
+        finally:
+            navegador.close()
+
+
+def _tipo_de_desborde(fila):
+    if fila["figuras"]:
+        return "figura"
+    return "código" if fila["codigo"] else "texto"
+
+
+@pytest.mark.lento
+@pytest.mark.parametrize("leccion", cuadernos(incluir_soluciones=False), ids=lambda ruta: ruta.stem[:2])
+def test_cada_leccion_se_presenta_entera_sin_red(leccion, navegador_sin_red):
+    """Las diapositivas estáticas de la lección desde file:// y sin red, a 1280 × 720: reveal.js arranca, cada
+    fórmula está compuesta (ningún $…$ a la vista, ninguna vacía ni con error), cada figura carga, cada sección lleva
+    sus notas de quien presenta en su diapositiva, y ninguna diapositiva se corta: lo que no cabe se desplaza (la
+    configuración «scroll» del curso) y sus figuras ya se han reducido. Las que no caben se cuentan y se imprimen
+    (`-s`): son trabajo de la lección (partir la celda), no de la plantilla."""
+    contexto, a_la_red, carpeta, rutas = navegador_sin_red
+    inicio, errores = time.monotonic(), []
+    del a_la_red[:]
+    destino = diapositivas.escribir_html(leccion, carpeta=carpeta, bibliotecas=rutas)
+    marcado = leer_cuaderno(leccion)
+    diapositivas.marcar(marcado)
+    esperadas = len(diapositivas.diapositivas_de(marcado))
+    con_formulas = any("$" in fuente(c) for grupo in diapositivas.diapositivas_de(marcado) for c in grupo
+                       if c["cell_type"] == "markdown")
+    pagina = contexto.new_page()
+    pagina.on("pageerror", lambda error: errores.append(str(error)))
+    try:
+        pagina.goto(destino.as_uri())
+        pagina.wait_for_function("window.Reveal && Reveal.isReady()")
+        pagina.wait_for_function("window.MathJax && MathJax.isReady && MathJax.Hub.queue.pending === 0")
+        filas = pagina.evaluate(RECORRER, 120_000)
+    except Exception:
+        pagina.screenshot(path=str(carpeta / f"{leccion.stem}_fallo.png"))
+        raise
+    finally:
+        pagina.close()
+    nombre = leccion.stem[:2]
+    assert not a_la_red, f"{nombre}: peticiones a la red: {a_la_red[:5]}"
+    assert not errores, f"{nombre}: errores de JavaScript: {errores[:5]}"
+    assert len(filas) == esperadas, f"{nombre}: reveal muestra {len(filas)} diapositivas; las reglas marcan {esperadas}"
+
+    def donde(clave):
+        return [(f["indice"], f[clave], f["inicio"]) for f in filas if f[clave]]
+
+    alto = diapositivas.AJUSTES_RISE["height"]
+    desbordan = [f for f in filas if f["alto"] > alto]
+    sin_notas = [f["seccion"] for f in filas
+                 if f["seccion"] and f["seccion"].rstrip(".").lower() not in diapositivas.SECCIONES_SIN_NOTAS
+                 and not f["notas"]]
+    problemas = {  # todo lo que falla, de una vez
+        "TeX sin componer": donde("tex_crudo"),
+        "fórmulas con error": donde("errores_tex"),
+        "fórmulas de ancho cero": donde("formulas_vacias"),
+        "tiene $…$ y ninguna fórmula compuesta": con_formulas and not sum(f["formulas"] for f in filas),
+        "figuras que no cargan": donde("figuras_rotas"),
+        "ninguna figura": not sum(f["figuras"] for f in filas),
+        "secciones sin notas de quien presenta en su diapositiva": sin_notas,
+        "no caben y no se desplazan hasta el final": [(f["indice"], f["alto"], f["inicio"]) for f in desbordan
+                                                      if not f["alcanza"]],
+        "no caben y sus figuras no se redujeron": [(f["indice"], f["alto"]) for f in desbordan
+                                                   if f["figuras_sin_reducir"]],
+    }
+    tipos = {t: sum(_tipo_de_desborde(f) == t for f in desbordan) for t in ("código", "texto", "figura")}
+    print(f"\n{nombre}: {len(filas)} diapositivas, fórmulas: {sum(f['formulas'] for f in filas)}, "
+          f"figuras: {sum(f['figuras'] for f in filas)}; no caben en {alto} px (se desplazan): {len(desbordan)} "
+          f"({', '.join(f'{t} {n}' for t, n in tipos.items())}) {time.monotonic() - inicio:.1f} s")
+    for f in desbordan:
+        print(f"  {f['indice']:>6} {f['alto']:>5} px  {_tipo_de_desborde(f):6}  {f['inicio']}")
+    fallos = [f"{nombre}: {que}: {cuales}" for que, cuales in problemas.items() if cuales]
+    assert not fallos, "\n".join(fallos)

@@ -17,6 +17,7 @@ Para contribuir:
     python3 tareas.py enlaces [--forzar]       versión, Colab y navegación en los cuadernos y el README
     python3 tareas.py publicar      antes de etiquetar una versión: huella, insignias, CITATION.cff y la etiqueta
     python3 tareas.py diapositivas [--marcar] [CUADERNO ...]   diapositivas reveal.js (en resultados/diapositivas/)
+    python3 tareas.py sitio         la web del curso con las salidas guardadas (en resultados/sitio/)
     python3 tareas.py plan          muestra qué instalaría en esta máquina, sin instalar nada
 
 El entorno es una carpeta .venv junto a este archivo. `abrir` instala requirements.txt (lo del estudiante);
@@ -512,6 +513,14 @@ def diapositivas(argumentos):
     return _en_entorno(["-m", "herramientas.diapositivas", "html", *argumentos])
 
 
+def sitio(argumentos):
+    """La web del curso, estática, en resultados/sitio/: lecciones, soluciones, glosario, cifras citadas, guía
+    docente y una portada, con las salidas guardadas (no ejecuta nada), fórmulas sin conexión, búsqueda y, en cada
+    lección, botones para abrirla en Colab o en Binder y para descargar el cuaderno. El flujo
+    .github/workflows/sitio.yml la publica en GitHub Pages con cada versión (etiqueta v*)."""
+    return _en_entorno(["-m", "herramientas.sitio", *argumentos])
+
+
 def corregir(argumentos):
     """Corrige entregas: ejecuta cada cuaderno entregado y resume sus ejercicios (ver herramientas/corregir.py)."""
     return _en_entorno(["-m", "herramientas.corregir", *argumentos])
@@ -528,14 +537,14 @@ def plan(_argumentos):
 
 TAREAS = {"abrir": abrir, "pruebas": pruebas, "perturbadas": perturbadas, "salidas": salidas, "banco": banco,
           "colab": colab, "enlaces": enlaces, "publicar": publicar, "diapositivas": diapositivas, "corregir": corregir,
-          "plan": plan}
+          "sitio": sitio, "plan": plan}
 # Las de quien estudia o enseña no instalan las herramientas de quien contribuye (`plan` no instala nada): las de
 # quien enseña solo usan nbformat, nbclient, nbconvert, psutil y torch, que ya están en requirements.txt.
 SOLO_ESTUDIANTE = {"abrir", "corregir", "diapositivas", "banco", "plan"}
 AYUDA = ("-h", "--help", "--ayuda")
 # El módulo de herramientas/ cuya explicación completa la de cada tarea en su ayuda (se lee sin importarlo).
 MODULO_DE_LA_TAREA = {"salidas": "ejecutar", "banco": "banco", "colab": "colab", "enlaces": "celdas",
-                      "diapositivas": "diapositivas", "corregir": "corregir"}
+                      "diapositivas": "diapositivas", "corregir": "corregir", "sitio": "sitio"}
 
 
 def ayuda_de_la_tarea(tarea):

@@ -28,6 +28,7 @@ Con JupyterLab y `jupyterlab-rise` (en requirements.txt), Alt+R presenta la lecc
 import ast
 import json
 import math
+import os
 import pathlib
 import re
 import sys
@@ -236,17 +237,44 @@ def marcar_cuadernos(rutas=None):
     return cambiados
 
 
-def escribir_html(ruta, carpeta=CARPETA):
-    """Diapositivas reveal.js de un cuaderno con sus salidas guardadas (sin ejecutarlo); devuelve la ruta."""
+PLANTILLA = pathlib.Path(__file__).resolve().parent / "plantilla_diapositivas"  # la plantilla sin red (nuestra)
+
+
+def _ocultar_codigo_plegado(cuaderno):
+    """Las celdas con el código plegado (`jupyter.source_hidden`) muestran solo su salida en la diapositiva
+    estática: nbconvert no escribe la fuente de las que llevan `transient.remove_source`."""
+    for celda in cuaderno["cells"]:
+        if celda.get("metadata", {}).get("jupyter", {}).get("source_hidden"):
+            celda["metadata"].setdefault("transient", {})["remove_source"] = True
+
+
+def _relativa(destino, carpeta):
+    return pathlib.Path(os.path.relpath(destino, carpeta)).as_posix()
+
+
+def escribir_html(ruta, carpeta=CARPETA, bibliotecas=None):
+    """Diapositivas reveal.js de un cuaderno con sus salidas guardadas (sin ejecutarlo) que se abren sin red;
+    devuelve la ruta. `bibliotecas`: {"reveal.js": carpeta, "mathjax": carpeta}; si no se dan, las de
+    carpeta/bibliotecas (herramientas.bibliotecas_diapositivas las baja la primera vez)."""
     import nbformat
     from nbconvert import SlidesExporter
 
+    from herramientas import bibliotecas_diapositivas
+
+    if bibliotecas is None:
+        bibliotecas = bibliotecas_diapositivas.asegurar(carpeta / "bibliotecas")
     cuaderno = leer_cuaderno(ruta)
     marcar(cuaderno)  # las reglas, también si el cuaderno aún no lleva los metadatos
+    _ocultar_codigo_plegado(cuaderno)
+    ajustes = {**AJUSTES_RISE, **cuaderno["metadata"].get("rise", {})}  # como las presenta RISE
     nodo = nbformat.reads(json.dumps(cuaderno), as_version=4)
-    exportador = SlidesExporter()
-    exportador.reveal_scroll = True  # una diapositiva larga se desplaza en lugar de cortarse
-    html, _ = exportador.from_notebook_node(nodo, resources={"metadata": {"name": pathlib.Path(ruta).stem}})
+    exportador = SlidesExporter(extra_template_paths=[str(PLANTILLA)], template_file="sin_red.html.j2")
+    exportador.reveal_url_prefix = _relativa(bibliotecas["reveal.js"], carpeta)
+    exportador.reveal_theme = ajustes["theme"]
+    recursos = {"metadata": {"name": pathlib.Path(ruta).stem},
+                "sin_red": {"reveal": exportador.reveal_url_prefix, "ajustes": ajustes,
+                            "mathjax": _relativa(bibliotecas["mathjax"], carpeta)}}
+    html, _ = exportador.from_notebook_node(nodo, resources=recursos)
     carpeta.mkdir(parents=True, exist_ok=True)
     destino = carpeta / f"{pathlib.Path(ruta).stem}.slides.html"
     destino.write_text(html, encoding="utf-8")
@@ -274,10 +302,18 @@ def main(argumentos):
             print(f"marcado: {ruta.relative_to(RAIZ)}")
         print(f"{len(cambiados)} cuadernos con metadatos de diapositivas nuevos.")
         return 0
+    from herramientas import bibliotecas_diapositivas
+
+    try:
+        bibliotecas = bibliotecas_diapositivas.asegurar(CARPETA / "bibliotecas")
+    except bibliotecas_diapositivas.SinBibliotecas as error:
+        print(f"No se escribieron las diapositivas: {error}", file=sys.stderr)
+        return 1
     for ruta in rutas or cuadernos(incluir_soluciones=False):
-        destino = escribir_html(ruta)
+        destino = escribir_html(ruta, bibliotecas=bibliotecas)
         print(f"{destino.relative_to(RAIZ)}")
-    print(f"Ábrelas en un navegador con conexión (reveal.js y MathJax se cargan de internet). Carpeta: {CARPETA}")
+    print(f"Ábrelas en el navegador, también sin conexión (reveal.js y MathJax están en {CARPETA / 'bibliotecas'}); "
+          f"la tecla s abre las notas de quien presenta. Carpeta: {CARPETA}")
     return 0
 
 

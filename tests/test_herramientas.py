@@ -584,10 +584,20 @@ def test_cada_leccion_con_sus_diapositivas():
 def test_diapositivas_html_con_las_salidas_guardadas(tmp_path):
     ruta = _cuaderno_diminuto(tmp_path / "99_prueba.ipynb", ["print('hola desde la salida guardada')"])
     ejecutar.ejecutar(ruta)
-    destino = diapositivas.escribir_html(ruta, carpeta=tmp_path / "diapositivas")
+    # Sin red: unas bibliotecas falsas junto a las diapositivas (las de verdad, en test_diapositivas.py).
+    carpeta = tmp_path / "diapositivas"
+    falsas = {"reveal.js": carpeta / "bibliotecas" / "reveal", "mathjax": carpeta / "bibliotecas" / "mathjax"}
+    for archivo in ("reveal/dist/reveal.js", "reveal/plugin/notes/notes.js", "mathjax/MathJax.js"):
+        (carpeta / "bibliotecas" / archivo).parent.mkdir(parents=True, exist_ok=True)
+        (carpeta / "bibliotecas" / archivo).write_text("// falsa", encoding="utf-8")
+    destino = diapositivas.escribir_html(ruta, carpeta=carpeta, bibliotecas=falsas)
     html = destino.read_text(encoding="utf-8")
     assert destino.name == "99_prueba.slides.html"
-    assert "reveal" in html and "hola desde la salida guardada" in html and html.count("<section") >= 1
+    assert "hola desde la salida guardada" in html and html.count("<section") >= 1
+    scripts = re.findall(r'<script src="([^"]+)"', html)
+    assert scripts == ["bibliotecas/mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe",
+                       "bibliotecas/reveal/dist/reveal.js", "bibliotecas/reveal/plugin/notes/notes.js"], scripts
+    assert "https://" not in " ".join(re.findall(r'(?:src|href)="([^"]+)"', html))
 
 
 def test_medir_y_guardar_no_pisa_sin_forzar_y_escribe_con_forzar():

@@ -3,6 +3,7 @@
 Nada de aquí instala nada: el plan es una lista de órdenes de pip y las órdenes se sustituyen por un registro.
 """
 
+import ast
 import json
 import os
 import re
@@ -104,22 +105,58 @@ def test_el_estudiante_no_instala_las_herramientas_de_quien_contribuye():
     assert {"jupyterlab", "jupyterlab-rise", "torch", "ipywidgets", "anywidget"} <= estudiante
 
 
-def test_lo_que_importa_el_curso_esta_en_los_requisitos_del_estudiante():
-    estudiante = _del_estudiante()
+def _importaciones(archivo):
+    """Los módulos de primer nivel que importa un archivo, y los de herramientas/ que usa (por su nombre)."""
+    arbol = ast.parse(archivo.read_text(encoding="utf-8"))
+    externos, propios = set(), set()
+    for nodo in ast.walk(arbol):
+        if isinstance(nodo, ast.Import):
+            nombres = [alias.name for alias in nodo.names]
+        elif isinstance(nodo, ast.ImportFrom) and nodo.level == 0:
+            nombres = [nodo.module] if nodo.module != "herramientas" else [f"herramientas.{a.name}" for a in nodo.names]
+        else:
+            continue
+        for nombre in nombres:
+            externos.add(nombre.split(".")[0])
+            if nombre.startswith("herramientas."):
+                propios.add(nombre.split(".")[1])
+    return externos, propios
+
+
+def _que_faltan(importados, instalados):
     paquete_de = {"sklearn": "scikit-learn", "PIL": "pillow", "yaml": "pyyaml"}
     propios = {"utilidades", "herramientas", "casos_ejercicios", "tareas"}
-    importados = set()
-    archivos = list((RAIZ / "utilidades").rglob("*.py")) + list((RAIZ / "herramientas").rglob("*.py"))
-    for archivo in archivos:
-        for linea in archivo.read_text(encoding="utf-8").splitlines():
-            encontrado = re.match(r"\s*(?:from|import) (\w+)", linea)
-            if encontrado:
-                importados.add(encontrado.group(1))
-    faltan = []
-    for modulo in sorted(importados - propios - set(sys.stdlib_module_names)):
-        if paquete_de.get(modulo, modulo).lower().replace("_", "-") not in estudiante:
-            faltan.append(modulo)
-    assert not faltan, f"utilidades/ o herramientas/ importan paquetes que requirements.txt no fija: {faltan}"
+    return sorted(modulo for modulo in importados - propios - set(sys.stdlib_module_names)
+                  if paquete_de.get(modulo, modulo).lower().replace("_", "-") not in instalados)
+
+
+def test_lo_que_importa_el_curso_esta_en_los_requisitos_del_estudiante():
+    """utilidades/ y lo que ejecutan las tareas de quien estudia o enseña (con lo que eso importa de herramientas/)
+    solo importan lo de requirements.txt; el resto de herramientas/, lo de quien contribuye (p. ej. la web del
+    curso), además puede usar lo de requirements-desarrollo.txt, y nada más."""
+    estudiante = _del_estudiante()
+    desarrollo = estudiante | {_nombre(linea) for linea in _requisitos("requirements-desarrollo.txt")[1:]}
+    herramientas = {archivo.stem: archivo for archivo in (RAIZ / "herramientas").rglob("*.py")}
+    importaciones = {archivo: _importaciones(archivo) for archivo in herramientas.values()}
+    importaciones |= {archivo: _importaciones(archivo) for archivo in (RAIZ / "utilidades").rglob("*.py")}
+    # Lo que se ejecuta en el entorno del estudiante: utilidades/, los módulos de sus tareas y lo que ellos usan.
+    pendientes = [herramientas[tareas.MODULO_DE_LA_TAREA[tarea]] for tarea in tareas.SOLO_ESTUDIANTE
+                  if tarea in tareas.MODULO_DE_LA_TAREA]
+    assert pendientes, "las tareas de quien estudia o enseña deberían ejecutar algún módulo de herramientas/"
+    pendientes += list((RAIZ / "utilidades").rglob("*.py"))
+    del_estudiante = set()
+    while pendientes:
+        archivo = pendientes.pop()
+        if archivo not in del_estudiante:
+            del_estudiante.add(archivo)
+            pendientes += [herramientas[nombre] for nombre in importaciones[archivo][1] if nombre in herramientas]
+    assert herramientas["corregir"] in del_estudiante and herramientas["cuadernos"] in del_estudiante
+    faltan = _que_faltan(set().union(*(importaciones[a][0] for a in del_estudiante)), estudiante)
+    assert not faltan, f"utilidades/ o las tareas de quien estudia importan lo que requirements.txt no fija: {faltan}"
+    resto = [a for a in importaciones if a not in del_estudiante]
+    faltan = _que_faltan(set().union(*(importaciones[a][0] for a in resto)), desarrollo)
+    assert not faltan, f"herramientas/ importa lo que no fijan requirements.txt ni requirements-desarrollo: {faltan}"
+    assert herramientas["sitio"] in resto, "la web del curso es una tarea de quien contribuye"
 
 
 # --- Los fallos de `abrir` dicen qué hacer ---------------------------------------------------------------------

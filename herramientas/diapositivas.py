@@ -198,10 +198,12 @@ def marcar(cuaderno):
 
 def secciones_sin_notas(cuaderno):
     """Títulos de las secciones («## …», salvo «Ejercicios» y «Para saber más») cuya diapositiva no lleva notas de
-    quien presenta: una celda con la etiqueta `notas` antes de la siguiente celda de texto o código que se ve."""
+    quien presenta: una celda con la etiqueta `notas` antes de la siguiente celda que abre otra diapositiva (unas
+    notas más abajo irían a parar a esa otra, no a la de la sección)."""
     faltan, seccion = [], None
     for celda in cuaderno["cells"]:
         tipo = tipo_de_diapositiva(celda)
+        guardado = celda.get("metadata", {}).get("slideshow", {}).get("slide_type", tipo)  # el reparto por palabras
         primera = fuente(celda).lstrip().split("\n", 1)[0]
         if celda["cell_type"] == "markdown" and primera.startswith("## "):
             if seccion:
@@ -209,6 +211,9 @@ def secciones_sin_notas(cuaderno):
             omitir = primera[3:].strip().rstrip(".").lower() in SECCIONES_SIN_NOTAS
             seccion = None if omitir else primera[3:].strip()
         elif tipo == "notes":
+            seccion = None
+        elif seccion and guardado in ("slide", "subslide"):
+            faltan.append(seccion)
             seccion = None
     return faltan + ([seccion] if seccion else [])
 

@@ -559,6 +559,10 @@ def test_notas_fragmentos_palabras_y_codigo_plegado():
     diapositivas.marcar(sin_notas)
     avisos = diapositivas.informe(sin_notas)
     assert len(avisos) == 2 and "160 palabras" in avisos[0] and "«Otra»" in avisos[1], avisos
+    # Unas notas tras otra diapositiva (aquí, un apartado «###») irían con ella, no con la de la sección
+    tardias = {"cells": [_md("## Tardía"), _md("### Apartado"), _md("🗣️ **Para presentar.** …", tags=["notas"])]}
+    diapositivas.marcar(tardias)
+    assert diapositivas.informe(tardias) == ["sección sin notas de quien presenta: «Tardía»"]
 
 
 def test_cada_leccion_con_sus_diapositivas():

@@ -43,6 +43,7 @@ import time
 
 RAIZ = pathlib.Path(__file__).resolve().parent
 ENTORNO = RAIZ / ".venv"
+CARPETA_JUPYTER = RAIZ / "herramientas" / "jupyter"  # datos de Jupyter propios del curso (JUPYTER_PATH)
 REQUISITOS = "requirements.txt"  # lo que necesita quien estudia
 REQUISITOS_DESARROLLO = "requirements-desarrollo.txt"  # y lo de quien contribuye (pytest, nbval, ruff, playwright)
 
@@ -283,6 +284,8 @@ def _entorno_del_curso(entorno_extra=None):
     entorno.update(entorno_extra or {})
     entorno["PATH"] = str(binarios) + os.pathsep + entorno.get("PATH", "")
     entorno.setdefault("PYTHONHASHSEED", "0")
+    # La extensión de herramientas/jupyter/labextensions hace que los paneles funcionen también en RISE.
+    entorno["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(CARPETA_JUPYTER), entorno.get("JUPYTER_PATH")]))
     return entorno
 
 

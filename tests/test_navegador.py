@@ -32,6 +32,7 @@ import urllib.request
 
 import pytest
 
+import tareas
 from herramientas.cuadernos import RAIZ
 from herramientas.navegador import OPCIONES_CHROMIUM, ruta_chromium
 
@@ -46,6 +47,7 @@ TIEMPO_POR_CUADERNO_PROPIO = {}
 TIEMPO_EVALUATE = 30  # segundos que puede durar un evaluate en la página
 TIEMPO_PLAYWRIGHT = 30_000  # milisegundos de cada acción de playwright (clic, captura, navegación…)
 # Lo que delata un widget mostrado crudo o roto.
+PRESENTAR = "presentar"  # carpeta (en la del servidor) de las copias que se presentan con RISE
 CRUDO = re.compile(r"\w+\(children=|Error displaying widget|model not found|Failed to load model", re.I)
 
 INTERFACES = {
@@ -158,6 +160,14 @@ def jupyterlab():
             _leccion_10_sin_entrenar(leccion, trabajo / "notebooks" / leccion.name)
         else:
             shutil.copy2(leccion, trabajo / "notebooks" / leccion.name)
+    # Otra copia de cada lección, entera, para presentarla con RISE (test_cada_leccion_presentada_con_rise la
+    # ejecuta y la guarda, como Alt+R): las de notebooks/ siguen como las abre un estudiante. Junto a las dos, el
+    # estilo de las presentaciones (RISE carga el rise.css de la carpeta del cuaderno).
+    (trabajo / PRESENTAR).mkdir()
+    for leccion in LECCIONES:
+        shutil.copy2(leccion, trabajo / PRESENTAR / leccion.name)
+    for carpeta in ("notebooks", PRESENTAR):
+        shutil.copy2(RAIZ / "notebooks" / "rise.css", trabajo / carpeta / "rise.css")
     # La carpeta del curso como la descarga un estudiante: la celda de preparación busca utilidades/ junto a notebooks/.
     for carpeta in ("utilidades", "datos"):
         shutil.copytree(RAIZ / carpeta, trabajo / carpeta, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
@@ -172,6 +182,8 @@ def jupyterlab():
         # el servidor, otros procesos), dos hilos de PyTorch que se esperan el uno al otro rinden mucho menos que
         # uno: el entrenamiento de la lección 10 pasó de 25 min con dos hilos y la máquina ocupada.
         "OMP_NUM_THREADS": "1",
+        # Como `tareas.py abrir`: con la extensión de herramientas/jupyter, los paneles funcionan también en RISE.
+        "JUPYTER_PATH": tareas._entorno_del_curso()["JUPYTER_PATH"],
     })
     puerto = _puerto_libre()
     orden = [
@@ -346,9 +358,10 @@ EJECUTAR_TODO = """() => { window.jupyterapp.commands.execute("notebook:run-all-
 class Visita:
     """Una lección abierta en una página: sus plazos, sus capturas y sus fallos con lo que se veía."""
 
-    def __init__(self, pagina, leccion, interfaz):
+    def __init__(self, pagina, leccion, interfaz, carpeta="notebooks"):
         self.pagina = pagina
         self.leccion = leccion
+        self.carpeta = carpeta  # la carpeta de la copia, dentro de la del servidor
         self.datos = INTERFACES[interfaz]
         self.nombre = f"{leccion.name} ({self.datos['nombre']})"
         self.prefijo = self.datos["prefijo"]
@@ -368,11 +381,11 @@ class Visita:
             visto = f"(no se pudo leer la página: {error})"
         pytest.fail(f"{self.nombre}: {mensaje}\nLa página mostraba: {visto}\nCaptura: {ruta}")
 
-    def esperar(self, funcion, condicion, descripcion, tiempo, sufijo, cada=0.5):
+    def esperar(self, funcion, condicion, descripcion, tiempo, sufijo, cada=0.5, argumento=None):
         """Sondea `funcion` en la página hasta que `condicion(resultado)`; si se agota el plazo, falla."""
         limite = time.monotonic() + tiempo
         while True:
-            resultado = _evaluar(self.pagina, funcion)
+            resultado = _evaluar(self.pagina, funcion, argumento)
             if condicion(resultado):
                 return resultado
             if time.monotonic() > limite:
@@ -382,9 +395,9 @@ class Visita:
     def abrir(self, url):
         """Abre la lección en un espacio de trabajo nuevo y espera a que todas sus celdas estén dibujadas."""
         if self.prefijo:
-            direccion = f"{url}notebooks/notebooks/{self.leccion.name}"
+            direccion = f"{url}notebooks/{self.carpeta}/{self.leccion.name}"
         else:
-            direccion = f"{url}lab/workspaces/prueba-{self.leccion.stem}/tree/notebooks/{self.leccion.name}?reset"
+            direccion = f"{url}lab/workspaces/prueba-{self.leccion.stem}/tree/{self.carpeta}/{self.leccion.name}?reset"
         self.pagina.goto(direccion, wait_until="domcontentloaded")
         estado = self.esperar(ESTADO_PAGINA, lambda e: e["listo"], "abrir el cuaderno", TIEMPO_ABRIR, "_no_abre")
         assert estado["app"][0] == self.datos["app"], f"Se esperaba {self.datos['app']} y la página es {estado['app']}."
@@ -665,9 +678,304 @@ def test_una_leccion_se_presenta_con_celdas_vivas(jupyterlab, playwright_sync):
                                            "[data-mime-type='application/vnd.jupyter.stderr']")
             assert errores_celda.count() == 0, f"La celda ejecutada en la diapositiva dio un error: " \
                                                f"{_texto_visible(errores_celda.first)[:300]}"
-            errores = [f for f in fallos_js if "@jupyterlab/console" not in f]  # RISE 0.43 con JupyterLab 4.6
-            assert not errores, "Errores de JavaScript en la presentación:\n" + "\n".join(errores)
+            # Sin filtro: el error «@jupyterlab/console» de RISE 0.43 con los widgets ya no sale (herramientas/jupyter).
+            assert not fallos_js, "Errores de JavaScript en la presentación:\n" + "\n".join(fallos_js)
         finally:
             with contextlib.suppress(Exception):
                 navegador.close()
             _cerrar_kernels(jupyterlab)
+
+
+# --- La extensión que lleva los paneles a RISE, en el Jupyter de quien estudia y en el de las pruebas --------
+
+EXTENSION_RISE = tareas.CARPETA_JUPYTER / "labextensions" / "curso-widgets-en-rise"
+
+
+def test_abrir_pone_la_extension_de_los_paneles_en_jupyter_path(monkeypatch):
+    """`tareas.py abrir` arranca JupyterLab con herramientas/jupyter en JUPYTER_PATH (delante del que hubiera), y ahí
+    está la extensión que JupyterLab carga: su package.json apunta a un remoteEntry.js que existe."""
+    monkeypatch.setenv("JUPYTER_PATH", "/otra/carpeta")
+    arrancado = {}
+
+    def vigilar(orden, entorno):
+        arrancado.update(orden=orden, entorno=entorno)
+        return 0, []
+
+    monkeypatch.setattr(tareas, "_ejecutar_vigilando", vigilar)
+    assert tareas.abrir([]) == 0
+    assert arrancado["orden"][1:4] == ["-m", "jupyter", "lab"]
+    rutas = arrancado["entorno"]["JUPYTER_PATH"].split(os.pathsep)
+    assert rutas == [str(tareas.CARPETA_JUPYTER), "/otra/carpeta"]
+    paquete = json.loads((EXTENSION_RISE / "package.json").read_text(encoding="utf-8"))
+    entrada = EXTENSION_RISE / paquete["jupyterlab"]["_build"]["load"]
+    assert entrada.is_file() and paquete["name"] in entrada.read_text(encoding="utf-8")
+
+
+def test_el_jupyterlab_de_las_pruebas_ofrece_la_extension(jupyterlab):
+    """El servidor de estas pruebas anuncia la extensión a JupyterLab y a RISE (en la configuración de la página)."""
+    for pagina in ("lab", f"rise/{PRESENTAR}/{LECCIONES[0].name}"):
+        with urllib.request.urlopen(jupyterlab + pagina, timeout=30) as respuesta:
+            assert "curso-widgets-en-rise" in respuesta.read().decode("utf-8"), f"/{pagina} no carga la extensión"
+
+
+# --- Cada lección presentada con RISE: ninguna diapositiva se sale y los paneles se ven ---------------------
+#
+# Así presenta un docente: ejecuta en JupyterLab lo que necesitan los paneles, pulsa Alt+R (RISE guarda el cuaderno
+# y lo abre como presentación, con el mismo kernel) y avanza con Espacio por cada diapositiva y fragmento. Los
+# cuadernos se guardan sin el estado de los widgets (metadata.widgets): sin kernel, RISE, como JupyterLab, muestra
+# el resumen en texto de cada panel; por eso se ejecuta antes lo necesario, y solo eso (de la lección 10, sin sus
+# entrenamientos: el generador se dibuja igual con un modelo sin entrenar, como en _leccion_10_sin_entrenar).
+# RISE lee el cuaderno del disco y solo dibuja los widgets de un cuaderno de confianza: lo es si se ejecutó entero
+# antes de guardarlo (lo que pide DOCENTES.md) o si se marca «Trust Notebook»; aquí, que se ejecuta solo una parte,
+# se marca.
+
+# Lo que sustituye a los entrenamientos de una lección: desde la primera celda que los llama hasta el primer panel
+# se ejecuta este código en su lugar (en el kernel, sin tocar el cuaderno que se presenta).
+SIN_ENTRENAR = {"10_mini_gpt": (r"(?<!def )entrenar_gpt\(", "modelo = MiniGPT(V).to(dispositivo).eval()")}
+TIEMPO_DIAPOSITIVA = 5  # segundos para que la presentación cambie de diapositiva tras pulsar Espacio
+HOLGURA = 2  # píxeles: lo que se sale menos que esto es redondeo del navegador, no se ve
+
+# Lo que muestra la diapositiva actual: qué se sale de ella, si hay que desplazarse y cómo se ven sus paneles.
+# Salirse a lo ancho es (a) un elemento que pasa del borde izquierdo o derecho de la diapositiva sin que nada lo
+# recorte, o (b) una caja con contenido más ancho que ella (lo que no cabe queda tapado o tras una barra de
+# desplazamiento). Salirse a lo alto, con desplazamiento («scroll»: RISE lo pone a la diapositiva más alta que la
+# pantalla), se informa; sin él, lo que pasa del borde inferior queda cortado y es un fallo.
+MEDIR_DIAPOSITIVA = """(paneles) => {
+  const seccion = document.querySelector(".reveal .slides section.present:not(.stack)");
+  if (!seccion) return null;
+  const marco = document.querySelector(".reveal .slides").getBoundingClientRect();
+  const holgura = %HOLGURA%;
+  const indice = (el) => { const c = el.closest(".jp-Cell"); return c ? Number(c.dataset.windowedListIndex) : null; };
+  const clase = (el) => (el.getAttribute("class") || el.tagName).slice(0, 80);
+  const anchas = [];
+  let fondo = marco.top;
+  for (const el of seccion.querySelectorAll("*")) {
+    if (el.closest("aside.notes, .reveal-skip, .fragment:not(.visible)")) continue;  // no está a la vista
+    const caja = el.getBoundingClientRect();
+    if (caja.width === 0 || caja.height === 0) continue;
+    fondo = Math.max(fondo, caja.bottom);
+    const estilo = getComputedStyle(el);
+    // La línea del código plegado se corta con «…» a propósito (notebooks/rise.css).
+    if (["auto", "scroll", "hidden"].includes(estilo.overflowX) && el.scrollWidth > el.clientWidth + holgura &&
+        !el.matches(".jp-PlaceholderText")) {
+      anchas.push({celda: indice(el), que: "contenido más ancho que su caja", elemento: clase(el),
+                   px: el.scrollWidth - el.clientWidth});
+    }
+    if (caja.right > marco.right + holgura || caja.left < marco.left - holgura) {
+      let recortado = false;
+      for (let a = el.parentElement; a && a !== seccion; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== "visible") { recortado = true; break; }
+      }
+      if (!recortado) anchas.push({celda: indice(el), que: "fuera de la diapositiva", elemento: clase(el),
+                                   px: Math.round(Math.max(caja.right - marco.right, marco.left - caja.left))});
+    }
+  }
+  const desplaza = ["scroll", "auto"].includes(getComputedStyle(seccion).overflowY);
+  const vistos = [];
+  for (const celda of seccion.querySelectorAll(".jp-Cell")) {
+    const i = Number(celda.dataset.windowedListIndex);
+    if (!paneles.includes(i)) continue;
+    const salida = celda.querySelector(".jp-OutputArea-output");
+    const texto = salida ? (salida.textContent || "").trim() : "";
+    const vista = salida ? salida.querySelector(".jupyter-widgets, .widget-box, .lm-Widget > [class]") : null;
+    const resumen = salida ? salida.querySelector("[data-mime-type='text/plain'], .jp-RenderedText") : null;
+    vistos.push({celda: i, alto: salida ? Math.round(salida.getBoundingClientRect().height) : 0,
+                 vista: Boolean(vista) && !resumen, resumen: Boolean(resumen),
+                 error: /Error displaying widget|Loading widget|model not found/i.test(texto),
+                 texto: texto.slice(0, 160)});
+  }
+  return {id: seccion.id, fragmentos: seccion.querySelectorAll(".fragment.visible").length, anchas: anchas.slice(0, 5),
+          desplaza, alto: seccion.scrollHeight, visible: seccion.clientHeight,
+          cortada: desplaza ? 0 : Math.round(fondo - marco.bottom), paneles: vistos};
+}""".replace("%HOLGURA%", str(HOLGURA))
+
+SECCIONES = """() => Array.from(document.querySelectorAll(".reveal .slides section[id^='slide-']")).map((s) => s.id)"""
+
+# Vacía el número de ejecución de las celdas de código [desde, hasta] y las ejecuta (sin esperar: se sondea).
+EJECUTAR_CELDAS = """([desde, hasta]) => {
+  const app = window.jupyterapp;
+  const cuaderno = app.shell.currentWidget.content;
+  for (let i = desde; i <= hasta; i++) {
+    const celda = cuaderno.widgets[i];
+    if (celda.model.type === "code") celda.model.executionCount = null;
+  }
+  cuaderno.deselectAll();
+  cuaderno.activeCellIndex = desde;
+  cuaderno.extendContiguousSelectionTo(hasta);
+  app.commands.execute("notebook:run-cell");
+  return true;
+}"""
+
+ESTADO_CELDAS_RANGO = """([desde, hasta]) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const kernel = panel.sessionContext.session ? panel.sessionContext.session.kernel : null;
+  let pendientes = 0;
+  const errores = [];
+  for (let i = desde; i <= hasta; i++) {
+    const celda = panel.content.widgets[i];
+    if (celda.model.type !== "code") continue;
+    if (celda.model.executionCount === null) pendientes += 1;
+    for (let k = 0; k < celda.model.outputs.length; k++) {
+      const salida = celda.model.outputs.get(k).toJSON();
+      if (salida.output_type === "error") errores.push(`celda ${i}: ${salida.ename}: ${salida.evalue}`);
+    }
+  }
+  const ocupadas = Array.from(panel.node.querySelectorAll(".jp-InputPrompt")).filter(
+    (p) => p.textContent.includes("*")).length;
+  return {estado: kernel ? kernel.status : "sin kernel", pendientes, ocupadas, errores};
+}"""
+
+EJECUTAR_CODIGO = """async (codigo) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const respuesta = await kernel.requestExecute({code: codigo, store_history: false}).done;
+  return respuesta.content.status === "ok" ? null : `${respuesta.content.ename}: ${respuesta.content.evalue}`;
+}"""
+
+# Guarda el cuaderno (como Alt+R antes de presentar). La promesa de «docmanager:save» puede no resolverse tras
+# «Trust Notebook» aunque el archivo ya esté guardado: se espera a que el servidor devuelva la fecha nueva.
+GUARDAR = """async () => {
+  const contexto = window.jupyterapp.shell.currentWidget.context;
+  const antes = contexto.contentsModel ? contexto.contentsModel.last_modified : null;
+  window.jupyterapp.commands.execute("docmanager:save");
+  while (contexto.model.dirty || !contexto.contentsModel || contexto.contentsModel.last_modified === antes) {
+    await new Promise((listo) => setTimeout(listo, 200));
+  }
+  return contexto.contentsModel.last_modified;
+}"""
+CONFIAR = """() => { window.jupyterapp.commands.execute("notebook:trust"); return true; }"""  # abre un diálogo
+
+
+def _celdas_de_paneles(leccion):
+    """Índices (entre todas las celdas) de las celdas de código que guardan un widget."""
+    cuaderno = json.loads(leccion.read_text(encoding="utf-8"))
+    return [i for i, celda in enumerate(cuaderno["cells"]) if celda["cell_type"] == "code"
+            and any(WIDGET in salida.get("data", {}) for salida in celda.get("outputs", []))]
+
+
+def _pasos_para_los_paneles(leccion, paneles):
+    """Lo que se ejecuta antes de presentar: rangos de celdas [desde, hasta] y código suelto, en orden."""
+    if not paneles:
+        return []
+    if leccion.stem not in SIN_ENTRENAR:
+        return [("celdas", [0, paneles[-1]])]
+    patron, sustituto = SIN_ENTRENAR[leccion.stem]
+    celdas = json.loads(leccion.read_text(encoding="utf-8"))["cells"]
+    primera = next(i for i, c in enumerate(celdas)
+                   if c["cell_type"] == "code" and re.search(patron, "".join(c["source"])))
+    assert primera < paneles[0], f"{leccion.name}: el primer panel debe venir después del entrenamiento"
+    pasos = [("celdas", [0, primera - 1]), ("codigo", sustituto)]
+    return pasos + [("celdas", [i, i]) for i in paneles]
+
+
+def _ejecutar_para_los_paneles(visita, pasos):
+    """Ejecuta en el cuaderno abierto los pasos de `_pasos_para_los_paneles`, cada uno hasta que termina."""
+    visita.esperar(ESTADO_PAGINA, lambda e: e.get("kernel") == "idle", "el kernel listo", TIEMPO_ABRIR, "_sin_kernel")
+    for tipo, argumento in pasos:
+        if tipo == "codigo":
+            error = _evaluar(visita.pagina, EJECUTAR_CODIGO, argumento, tiempo=TIEMPO_ABRIR)
+            assert error is None, f"{visita.nombre}: «{argumento}» dio {error}"
+            continue
+        _evaluar(visita.pagina, EJECUTAR_CELDAS, argumento)
+        estado = visita.esperar(
+            ESTADO_CELDAS_RANGO, lambda e: e["errores"] or (e["pendientes"] == 0 and e["ocupadas"] == 0
+                                                             and e["estado"] == "idle"),
+            f"ejecutar las celdas {argumento[0]}–{argumento[1]}", _plazo_de_ejecucion(visita.leccion), "_sin_terminar",
+            cada=1, argumento=argumento)
+        assert not estado["errores"], f"{visita.nombre}: error al ejecutar:\n" + "\n".join(estado["errores"])
+
+
+def _recorrer_presentacion(pagina, paneles):
+    """Recorre la presentación con Espacio de la primera diapositiva a la última; devuelve lo medido en cada paso."""
+    medidas = []
+    vistos = set()
+    while True:
+        medida = _evaluar(pagina, MEDIR_DIAPOSITIVA, paneles)
+        assert medida is not None, "La presentación no muestra ninguna diapositiva."
+        clave = (medida["id"], medida["fragmentos"])
+        assert clave not in vistos, f"Espacio volvió a una diapositiva ya vista: {clave}"
+        vistos.add(clave)
+        medidas.append(medida)
+        pagina.keyboard.press("Space")
+        limite = time.monotonic() + TIEMPO_DIAPOSITIVA
+        while True:
+            ahora = _evaluar(pagina, """() => { const s = document.querySelector(
+                ".reveal .slides section.present:not(.stack)");
+                return s ? [s.id, s.querySelectorAll(".fragment.visible").length] : null; }""")
+            if ahora and tuple(ahora) != clave:
+                break
+            if time.monotonic() > limite:
+                return medidas  # Espacio ya no avanza: era la última diapositiva
+            pagina.wait_for_timeout(50)
+
+
+@pytest.mark.parametrize("leccion", LECCIONES, ids=lambda ruta: f"rise-{ruta.stem}")
+def test_cada_leccion_presentada_con_rise(jupyterlab, playwright_sync, leccion):
+    """Cada lección como presentación de RISE a 1280 × 720: se recorren todas sus diapositivas, ninguna se sale a lo
+    ancho (ni a lo alto donde no hay desplazamiento) y cada panel se dibuja como widget, no como su resumen."""
+    CAPTURAS.mkdir(parents=True, exist_ok=True)
+    paneles = _celdas_de_paneles(leccion)
+    pasos = _pasos_para_los_paneles(leccion, paneles)
+    plazo = TIEMPO_ABRIR * 3 + (_plazo_de_ejecucion(leccion) if pasos else 0) + 300
+    inicio = time.monotonic()
+    with _vigilante(plazo, f"presentación de {leccion.name}"):
+        navegador = playwright_sync.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                    args=OPCIONES_CHROMIUM, timeout=60_000)
+        try:
+            contexto = navegador.new_context(viewport=PANTALLA)
+            contexto.set_default_timeout(TIEMPO_PLAYWRIGHT)
+            contexto.set_default_navigation_timeout(TIEMPO_PLAYWRIGHT * 2)
+            pagina = contexto.new_page()
+            fallos_js = []
+            pagina.on("pageerror", lambda error: fallos_js.append(str(error)))
+            if pasos:  # antes de clase: lo que necesitan los paneles, y guardar (como hace Alt+R)
+                visita = Visita(pagina, leccion, "lab", carpeta=PRESENTAR)
+                visita.abrir(jupyterlab)
+                _ejecutar_para_los_paneles(visita, pasos)
+                _evaluar(pagina, CONFIAR)
+                pagina.locator(".jp-Dialog .jp-mod-accept").click()  # «Trust»
+                pagina.locator(".jp-Dialog").wait_for(state="detached")
+                _evaluar(pagina, GUARDAR)
+            preparada = time.monotonic()
+            pagina.goto(f"{jupyterlab}rise/{PRESENTAR}/{leccion.name}", wait_until="domcontentloaded")
+            limite = time.monotonic() + TIEMPO_ABRIR
+            while not _evaluar(pagina, """() => Boolean(document.querySelector(
+                    ".reveal .slides section.present .jp-Cell"))"""):
+                if time.monotonic() > limite:
+                    pagina.screenshot(path=str(CAPTURAS / f"rise_{leccion.stem}_no_abre.png"))
+                    pytest.fail(f"RISE no mostró {leccion.name} en {TIEMPO_ABRIR} s.")
+                pagina.wait_for_timeout(500)
+            pagina.wait_for_timeout(2000)  # figuras y paneles terminan de dibujarse
+            secciones = _evaluar(pagina, SECCIONES)
+            medidas = _recorrer_presentacion(pagina, paneles)
+        finally:
+            with contextlib.suppress(Exception):
+                navegador.close()
+            _cerrar_kernels(jupyterlab)
+    fin = time.monotonic()
+    recorridas = {m["id"] for m in medidas}
+    anchas = {m["id"]: m["anchas"] for m in medidas if m["anchas"]}
+    cortadas = {m["id"]: m["cortada"] for m in medidas if m["cortada"] > HOLGURA}
+    desplazan = sorted({m["id"] for m in medidas if m["desplaza"] and m["alto"] > m["visible"] + HOLGURA})
+    vistos = {}
+    for medida in medidas:
+        for panel in medida["paneles"]:
+            vistos.setdefault(panel["celda"], []).append(panel)
+    print(f"\n{leccion.name} con RISE: {len(recorridas)} de {len(secciones)} diapositivas en {len(medidas)} pasos; "
+          f"a lo ancho se salen {len(anchas)}, cortadas {len(cortadas)}, con desplazamiento {len(desplazan)} "
+          f"{desplazan}; paneles {len(paneles)}, dibujados "
+          f"{sum(any(p['vista'] for p in vistos.get(i, [])) for i in paneles)}; preparar {preparada - inicio:.0f} s, "
+          f"presentar y recorrer {fin - preparada:.0f} s")
+    sin_ajustes = "" if "rise" in json.loads(leccion.read_text(encoding="utf-8"))["metadata"] else (
+        " (la lección no tiene metadata.rise: `python3 tareas.py diapositivas --marcar` se los pone)")
+    assert recorridas == set(secciones), (
+        f"{leccion.name}: Espacio no pasó por las diapositivas {sorted(set(secciones) - recorridas)}")
+    assert not anchas, f"{leccion.name}: {len(anchas)} diapositivas se salen a lo ancho{sin_ajustes}:\n" + "\n".join(
+        f"  {id_} (celdas {sorted({p['celda'] for p in problemas}, key=str)}): {problemas[0]}"
+        for id_, problemas in list(anchas.items())[:12])
+    assert not cortadas, f"{leccion.name}: diapositivas cortadas por abajo, sin desplazamiento{sin_ajustes}: {cortadas}"
+    for i in paneles:
+        vista = vistos.get(i)
+        assert vista, f"{leccion.name}: ninguna diapositiva mostró el panel de la celda {i}"
+        assert all(p["vista"] and not p["error"] and p["alto"] > 10 for p in vista), (
+            f"{leccion.name}: el panel de la celda {i} no se dibuja en la presentación: {vista[-1]}")
+    assert not fallos_js, f"{leccion.name}: errores de JavaScript en la presentación:\n" + "\n".join(fallos_js)

@@ -504,7 +504,8 @@ def publicar(argumentos):
 
 
 def diapositivas(argumentos):
-    """Diapositivas reveal.js de cada lección con las salidas guardadas, en resultados/diapositivas/.
+    """Diapositivas reveal.js de cada lección con las salidas guardadas, en resultados/diapositivas/; se abren sin
+    conexión (la primera vez baja con pip reveal.js y MathJax a resultados/diapositivas/bibliotecas/).
 
     Con --marcar, en cambio, escribe en las lecciones los metadatos de presentación (las reglas de
     herramientas/diapositivas.py) que usa RISE en JupyterLab.

@@ -11,7 +11,7 @@ import pytest
 pytest_plugins = ["tests.figuras_nbval"]
 
 # Lo que tarda minutos: la lección que entrena el mini-GPT de verdad y las pruebas en el navegador.
-LENTOS = {"10_mini_gpt.ipynb", "test_navegador.py"}
+LENTOS = {"10_mini_gpt.ipynb", "test_navegador.py", "test_rise.py"}
 
 
 def hilos_por_proceso(nucleos=None, procesos=None):

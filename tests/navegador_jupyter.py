@@ -1,0 +1,374 @@
+"""JupyterLab y Chromium para las pruebas en un navegador de verdad (tests/test_navegador.py y tests/test_rise.py).
+
+El accesorio `jupyterlab` arranca un servidor (uno por archivo de pruebas: pytest-xdist puede llevar cada archivo a
+otro proceso) sobre copias de las lecciones; `Visita` abre una lección en una página, con plazos, capturas y fallos
+que dicen lo que se veía. Ninguna espera es ilimitada: `_evaluar` hace competir cada `evaluate` con un plazo en la
+página y `_vigilante` cierra Chromium si algo se queda colgado.
+"""
+
+import contextlib
+import json
+import os
+import pathlib
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+import pytest
+
+import tareas
+from herramientas.cuadernos import RAIZ
+from herramientas.navegador import ruta_chromium
+
+CAPTURAS = RAIZ / "resultados" / "navegador"
+LECCIONES = sorted((RAIZ / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+WIDGET = "application/vnd.jupyter.widget-view+json"
+PANTALLA = {"width": 1280, "height": 720}
+TIEMPO_ABRIR = 120  # segundos para que el cuaderno se abra (y su kernel arranque)
+TIEMPO_POR_CUADERNO = 600  # segundos para ejecutar todas las celdas de una lección
+# Plazos propios de alguna lección (la 10 ya no entrena en el navegador: ver _leccion_10_sin_entrenar).
+TIEMPO_POR_CUADERNO_PROPIO = {}
+TIEMPO_EVALUATE = 30  # segundos que puede durar un evaluate en la página
+TIEMPO_PLAYWRIGHT = 30_000  # milisegundos de cada acción de playwright (clic, captura, navegación…)
+PRESENTAR = "presentar"  # carpeta (en la del servidor) de las copias que se presentan con RISE
+
+INTERFACES = {
+    "lab": {"nombre": "JupyterLab", "app": "JupyterLab", "prefijo": ""},
+    "nb7": {"nombre": "Notebook 7", "app": "Jupyter Notebook", "prefijo": "nb7_"},
+}
+
+CHROMIUM = ruta_chromium()
+
+
+def _saltar(razon):
+    """Sin navegador la prueba se salta, salvo en CI (CI=true), donde verde debe querer decir probado."""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"En CI no se puede saltar la prueba en el navegador: {razon}")
+    pytest.skip(razon)
+
+
+def _puerto_libre():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _ajustes(carpeta):
+    """Ajustes de JupyterLab para la prueba: sin noticias ni avisos, todas las celdas en el DOM y sin autoguardado."""
+    ajustes = {
+        "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
+            {"fetchNews": "false", "checkForUpdates": False},
+        "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+        # Sin autoguardado: una lección ejecutada en el navegador no debe reescribir su copia (quedaría «de
+        # confianza» y con otras salidas para la visita siguiente, que la abre sin ejecutar).
+        "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
+    }
+    for nombre, contenido in ajustes.items():
+        ruta = carpeta / nombre
+        ruta.parent.mkdir(parents=True, exist_ok=True)
+        ruta.write_text(json.dumps(contenido), encoding="utf-8")
+
+
+def _pedir(url, metodo="GET", tiempo=10):
+    """Petición HTTP a la API del servidor de Jupyter; devuelve el JSON (o None si no hay cuerpo)."""
+    with urllib.request.urlopen(urllib.request.Request(url, method=metodo), timeout=tiempo) as respuesta:
+        cuerpo = respuesta.read()
+    return json.loads(cuerpo) if cuerpo else None
+
+
+def _cerrar_kernels(url):
+    """Cierra todas las sesiones y kernels del servidor (los de la lección que acaba de probarse)."""
+    with contextlib.suppress(OSError, ValueError):
+        for sesion in _pedir(url + "api/sessions") or []:
+            with contextlib.suppress(OSError):
+                _pedir(url + f"api/sessions/{sesion['id']}", "DELETE")
+        for kernel in _pedir(url + "api/kernels") or []:
+            with contextlib.suppress(OSError):
+                _pedir(url + f"api/kernels/{kernel['id']}", "DELETE")
+
+
+def _leccion_10_sin_entrenar(origen, destino):
+    """Copia de la lección 10 para el navegador, sin sus entrenamientos (minutos de CPU).
+
+    Que el mini-GPT entrena y da lo que dice la lección lo comprueba nbval con la lección entera; aquí se prueba la
+    interfaz. La copia llega hasta el primer entrenamiento, crea el modelo sin entrenar y ejecuta la celda del
+    generador tal cual: el widget se dibuja y responde igual (escribe texto sin sentido, pero lo escribe).
+    """
+    cuaderno = json.loads(origen.read_text(encoding="utf-8"))
+    celdas = cuaderno["cells"]
+
+    def codigo(celda):
+        return "".join(celda["source"]) if celda["cell_type"] == "code" else ""
+
+    primera = next(i for i, c in enumerate(celdas) if re.search(r"(?<!def )entrenar_gpt\(", codigo(c)))
+    generador = [c for c in celdas if "EscritorInteractivo(" in codigo(c)]
+    assert len(generador) == 1, "la lección 10 debe tener una sola celda con el generador"
+    modelo = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+              "source": ["modelo = MiniGPT(V).to(dispositivo).eval()  # sin entrenar: aquí se prueba la interfaz"]}
+    cuaderno["cells"] = celdas[:primera] + [modelo, *generador]
+    destino.write_text(json.dumps(cuaderno, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def jupyterlab():
+    """Arranca JupyterLab (sin token, configuración temporal) sobre copias de las lecciones; devuelve su URL.
+
+    El mismo servidor sirve también la interfaz de Notebook 7 (/notebooks/<ruta>).
+    """
+    if CHROMIUM is None:
+        _saltar("no hay Chromium (`python3 tareas.py pruebas` lo instala en Debian/Ubuntu como root).")
+    temporal = pathlib.Path(tempfile.mkdtemp(prefix="navegador-"))
+    trabajo = temporal / "curso"
+    (trabajo / "notebooks").mkdir(parents=True)
+    for leccion in LECCIONES:
+        if leccion.stem == "10_mini_gpt":
+            _leccion_10_sin_entrenar(leccion, trabajo / "notebooks" / leccion.name)
+        else:
+            shutil.copy2(leccion, trabajo / "notebooks" / leccion.name)
+    # Otra copia de cada lección, entera, para presentarla con RISE (tests/test_rise.py la ejecuta y la guarda,
+    # como Alt+R): las de notebooks/ siguen como las abre un estudiante. Junto a las dos, el
+    # estilo de las presentaciones (RISE carga el rise.css de la carpeta del cuaderno).
+    (trabajo / PRESENTAR).mkdir()
+    for leccion in LECCIONES:
+        shutil.copy2(leccion, trabajo / PRESENTAR / leccion.name)
+    for carpeta in ("notebooks", PRESENTAR):
+        shutil.copy2(RAIZ / "notebooks" / "rise.css", trabajo / carpeta / "rise.css")
+    # La carpeta del curso como la descarga un estudiante: la celda de preparación busca utilidades/ junto a notebooks/.
+    for carpeta in ("utilidades", "datos"):
+        shutil.copytree(RAIZ / carpeta, trabajo / carpeta, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    _ajustes(temporal / "ajustes")
+    entorno = dict(os.environ)
+    entorno.update({
+        "JUPYTER_CONFIG_DIR": str(temporal / "config"),
+        "JUPYTER_RUNTIME_DIR": str(temporal / "runtime"),
+        "JUPYTERLAB_SETTINGS_DIR": str(temporal / "ajustes"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(temporal / "espacios"),
+        # Un hilo por kernel: aquí se prueba la interfaz, no la velocidad. Con la CPU compartida (el navegador,
+        # el servidor, otros procesos), dos hilos de PyTorch que se esperan el uno al otro rinden mucho menos que
+        # uno: el entrenamiento de la lección 10 pasó de 25 min con dos hilos y la máquina ocupada.
+        "OMP_NUM_THREADS": "1",
+        # Como `tareas.py abrir`: con la extensión de herramientas/jupyter, los paneles funcionan también en RISE.
+        "JUPYTER_PATH": tareas._entorno_del_curso()["JUPYTER_PATH"],
+    })
+    puerto = _puerto_libre()
+    orden = [
+        sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--ServerApp.port={puerto}",
+        "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--ServerApp.password=",
+        "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={trabajo}",
+        "--LabApp.expose_app_in_browser=True", "--JupyterNotebookApp.expose_app_in_browser=True",
+        "--ServerApp.port_retries=0", "--LabApp.news_url=",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        orden.append("--allow-root")  # en contenedores de CI se suele ser root
+    registro = open(temporal / "jupyterlab.log", "w")
+    proceso = subprocess.Popen(orden, env=entorno, stdout=registro, stderr=subprocess.STDOUT, cwd=trabajo)
+    url = f"http://127.0.0.1:{puerto}/"
+    limite = time.monotonic() + 90
+    while True:
+        try:
+            urllib.request.urlopen(url + "api/status", timeout=2).read()
+            break
+        except OSError:
+            if proceso.poll() is not None or time.monotonic() > limite:
+                proceso.kill()
+                registro.close()
+                pytest.fail("JupyterLab no arrancó en 90 s:\n" + (temporal / "jupyterlab.log").read_text()[-3000:])
+            time.sleep(0.5)
+    yield url
+    _cerrar_kernels(url)
+    proceso.terminate()
+    try:
+        proceso.wait(20)
+    except subprocess.TimeoutExpired:
+        proceso.kill()
+    registro.close()
+    shutil.rmtree(temporal, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def playwright_sync():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _saltar("falta playwright (`python3 tareas.py pruebas` instala las herramientas de pruebas).")
+    with sync_playwright() as p:
+        yield p
+
+
+@contextlib.contextmanager
+def _vigilante(segundos, descripcion):
+    """Si lo de dentro dura más de `segundos`, cierra a la fuerza los Chromium que lanzó esta prueba.
+
+    Es la red de seguridad de los plazos: playwright no tiene plazo en `evaluate`, y una página colgada no
+    ejecutaría el plazo de JavaScript. Con Chromium cerrado, la llamada pendiente falla en vez de esperar siempre.
+    """
+    import psutil
+
+    disparado = threading.Event()
+
+    def disparar():
+        disparado.set()
+        print(f"\nVIGILANTE: {descripcion} superó {segundos} s; cierro Chromium.", flush=True)
+        for hijo in psutil.Process().children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                if "chrom" in hijo.name().lower():
+                    hijo.kill()
+
+    temporizador = threading.Timer(segundos, disparar)
+    temporizador.daemon = True
+    temporizador.start()
+    try:
+        yield disparado
+    finally:
+        temporizador.cancel()
+        if disparado.is_set():
+            pytest.fail(f"{descripcion}: superó {segundos} s y el vigilante cerró Chromium.")
+
+
+def _evaluar(pagina, funcion, argumento=None, tiempo=TIEMPO_EVALUATE):
+    """`pagina.evaluate` con plazo: la función compite en la página contra un temporizador de `tiempo` s."""
+    envuelta = f"""async (argumento) => {{
+      const funcion = {funcion};
+      let reloj;
+      const plazo = new Promise((_, rechazar) => {{
+        reloj = setTimeout(() => rechazar(new Error("plazo de {tiempo} s agotado en la página")), {tiempo * 1000});
+      }});
+      try {{ return await Promise.race([Promise.resolve().then(() => funcion(argumento)), plazo]); }}
+      finally {{ clearTimeout(reloj); }}
+    }}"""
+    return pagina.evaluate(envuelta, argumento)
+
+
+ESTADO_PAGINA = """() => {
+  const app = window.jupyterapp;
+  const dialogo = document.querySelector(".jp-Dialog");
+  const base = {dialogo: dialogo ? dialogo.textContent.slice(0, 300) : null, titulo: document.title};
+  if (!app || !app.shell) return {...base, listo: false, motivo: "la aplicación no ha cargado"};
+  const panel = app.shell.currentWidget;
+  if (!panel || !panel.content || !panel.context || !panel.content.model)
+    return {...base, listo: false, motivo: "no hay un cuaderno abierto"};
+  if (!panel.context.isReady) return {...base, listo: false, motivo: "el cuaderno se está cargando"};
+  const celdas = panel.content.model.cells.length;
+  const sesion = panel.sessionContext && panel.sessionContext.session;
+  const kernel = sesion && sesion.kernel;
+  return {...base, listo: celdas > 0 && panel.content.widgets.length === celdas, celdas,
+          kernel: kernel ? kernel.status : null, app: [app.name, app.version]};
+}"""
+
+ESTADO_CELDAS = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const sesion = panel.sessionContext.session;
+  const kernel = sesion ? sesion.kernel : null;
+  const celdas = panel.content.widgets.filter((c) => c.model.type === "code");
+  const pendientes = celdas.filter((c) => c.model.executionCount === null).length;
+  const ocupadas = Array.from(panel.node.querySelectorAll(".jp-InputPrompt")).filter(
+    (p) => p.textContent.includes("*")).length;
+  const problemas = [];
+  let widgets = 0;
+  let errores = 0;
+  celdas.forEach((c, i) => {
+    for (let k = 0; k < c.model.outputs.length; k++) {
+      const salida = c.model.outputs.get(k).toJSON();
+      if (salida.output_type === "error") {
+        errores += 1;
+        problemas.push(`celda de código ${i + 1}: ${salida.ename}: ${salida.evalue}`);
+      } else if (salida.output_type === "stream" && salida.name === "stderr") {
+        const texto = Array.isArray(salida.text) ? salida.text.join("") : salida.text;
+        problemas.push(`celda de código ${i + 1} escribió en stderr: ${texto.slice(0, 300)}`);
+      } else if (salida.data && salida.data["%WIDGET%"]) {
+        widgets += 1;
+      }
+    }
+  });
+  return {estado: kernel ? kernel.status : "sin kernel", pendientes, ocupadas, total: celdas.length, problemas,
+          widgets, errores};
+}""".replace("%WIDGET%", WIDGET)
+
+# Lo que se ve de cada salida de widget guardada (textContent: JupyterLab no oculta ahí las celdas lejanas).
+
+EJECUTAR_TODO = """() => { window.jupyterapp.commands.execute("notebook:run-all-cells"); return true; }"""
+
+
+class Visita:
+    """Una lección abierta en una página: sus plazos, sus capturas y sus fallos con lo que se veía."""
+
+    def __init__(self, pagina, leccion, interfaz, carpeta="notebooks"):
+        self.pagina = pagina
+        self.leccion = leccion
+        self.carpeta = carpeta  # la carpeta de la copia, dentro de la del servidor
+        self.datos = INTERFACES[interfaz]
+        self.nombre = f"{leccion.name} ({self.datos['nombre']})"
+        self.prefijo = self.datos["prefijo"]
+
+    def captura(self, sufijo=""):
+        ruta = CAPTURAS / f"{self.prefijo}{self.leccion.stem}{sufijo}.png"
+        with contextlib.suppress(Exception):
+            self.pagina.screenshot(path=str(ruta))
+        return ruta
+
+    def fallar(self, mensaje, sufijo):
+        """Falla con una captura y lo que la página mostraba."""
+        ruta = self.captura(sufijo)
+        try:
+            visto = _evaluar(self.pagina, ESTADO_PAGINA, tiempo=5)
+        except Exception as error:  # la página puede estar rota: se dice, pero no oculta el fallo original
+            visto = f"(no se pudo leer la página: {error})"
+        pytest.fail(f"{self.nombre}: {mensaje}\nLa página mostraba: {visto}\nCaptura: {ruta}")
+
+    def esperar(self, funcion, condicion, descripcion, tiempo, sufijo, cada=0.5, argumento=None):
+        """Sondea `funcion` en la página hasta que `condicion(resultado)`; si se agota el plazo, falla."""
+        limite = time.monotonic() + tiempo
+        while True:
+            resultado = _evaluar(self.pagina, funcion, argumento)
+            if condicion(resultado):
+                return resultado
+            if time.monotonic() > limite:
+                self.fallar(f"{descripcion}: no ocurrió en {tiempo} s (último estado: {resultado}).", sufijo)
+            self.pagina.wait_for_timeout(cada * 1000)
+
+    def abrir(self, url):
+        """Abre la lección en un espacio de trabajo nuevo y espera a que todas sus celdas estén dibujadas."""
+        if self.prefijo:
+            direccion = f"{url}notebooks/{self.carpeta}/{self.leccion.name}"
+        else:
+            direccion = f"{url}lab/workspaces/prueba-{self.leccion.stem}/tree/{self.carpeta}/{self.leccion.name}?reset"
+        self.pagina.goto(direccion, wait_until="domcontentloaded")
+        estado = self.esperar(ESTADO_PAGINA, lambda e: e["listo"], "abrir el cuaderno", TIEMPO_ABRIR, "_no_abre")
+        assert estado["app"][0] == self.datos["app"], f"Se esperaba {self.datos['app']} y la página es {estado['app']}."
+        print(f"{self.nombre}: {estado['app'][0]} {estado['app'][1]}, {estado['celdas']} celdas")
+
+    def ejecutar_todo(self):
+        """Ejecuta todas las celdas (sin esperar la promesa del comando) y sondea hasta que terminen."""
+        self.esperar(ESTADO_PAGINA, lambda e: e.get("kernel") == "idle", "el kernel listo", TIEMPO_ABRIR,
+                     "_sin_kernel")
+        _evaluar(self.pagina, EJECUTAR_TODO)
+        inicio, plazo = time.monotonic(), _plazo_de_ejecucion(self.leccion)
+        reintentado = False
+        while True:
+            estado = _evaluar(self.pagina, ESTADO_CELDAS)
+            if estado["pendientes"] == 0 and estado["ocupadas"] == 0 and estado["estado"] == "idle":
+                return estado
+            if estado["errores"] and estado["ocupadas"] == 0 and estado["estado"] == "idle":
+                # «Ejecutar todo» se detiene en la primera celda con error: no hay nada más que esperar.
+                self.fallar("se detuvo en una celda con error:\n" + "\n".join(estado["problemas"]), "_error")
+            transcurrido = time.monotonic() - inicio
+            nada = estado["pendientes"] == estado["total"] and estado["ocupadas"] == 0 and estado["estado"] == "idle"
+            if nada and transcurrido > 45 and not reintentado:
+                # La orden se perdió (el kernel acababa de conectarse): se repite una sola vez.
+                print(f"{self.nombre}: ninguna celda empezó en 45 s; repito «ejecutar todo».")
+                _evaluar(self.pagina, EJECUTAR_TODO)
+                reintentado = True
+            if transcurrido > plazo:
+                self.fallar(f"no terminó de ejecutarse en {plazo} s (estado {estado}).", "_sin_terminar")
+            self.pagina.wait_for_timeout(1000)
+
+
+def _plazo_de_ejecucion(leccion):
+    """Segundos que puede tardar «ejecutar todo» en una lección."""
+    return TIEMPO_POR_CUADERNO_PROPIO.get(leccion.stem, TIEMPO_POR_CUADERNO)

@@ -1,0 +1,389 @@
+"""Cada lección presentada con RISE en Chromium sin cabeza, a 1280 × 720, como la presenta un docente.
+
+Las lecciones con paneles se preparan antes en JupyterLab (se ejecuta lo que necesitan sus paneles, se marcan de
+confianza y se guardan, como Alt+R); después se abren con RISE, se espera a que terminen de dibujarse y se recorren
+con Espacio todas sus diapositivas y fragmentos, midiendo cada paso: nada se sale a lo ancho, nada queda cortado
+donde no hay desplazamiento y cada panel se dibuja como widget. Archivo aparte de tests/test_navegador.py (que
+comparte su JupyterLab y sus ayudas, tests/navegador_jupyter.py) para que pytest-xdist lo lleve a otro proceso.
+Un solo Chromium para todas las lecciones, cada una en un contexto nuevo; ninguna espera es ilimitada.
+"""
+
+import contextlib
+import json
+import re
+import time
+
+import navegador_jupyter
+import pytest
+from navegador_jupyter import (
+    CAPTURAS,
+    CHROMIUM,
+    ESTADO_PAGINA,
+    LECCIONES,
+    PANTALLA,
+    PRESENTAR,
+    TIEMPO_ABRIR,
+    TIEMPO_PLAYWRIGHT,
+    WIDGET,
+    Visita,
+    _cerrar_kernels,
+    _evaluar,
+    _plazo_de_ejecucion,
+    _vigilante,
+)
+
+from herramientas.navegador import OPCIONES_CHROMIUM
+
+# Los accesorios de pytest de navegador_jupyter (de alcance «module»: un JupyterLab para este archivo).
+jupyterlab = navegador_jupyter.jupyterlab
+playwright_sync = navegador_jupyter.playwright_sync
+
+
+
+# --- Cada lección presentada con RISE: ninguna diapositiva se sale y los paneles se ven ---------------------
+#
+# Así presenta un docente: ejecuta en JupyterLab lo que necesitan los paneles, pulsa Alt+R (RISE guarda el cuaderno
+# y lo abre como presentación, con el mismo kernel) y avanza con Espacio por cada diapositiva y fragmento. Los
+# cuadernos se guardan sin el estado de los widgets (metadata.widgets): sin kernel, RISE, como JupyterLab, muestra
+# el resumen en texto de cada panel; por eso se ejecuta antes lo necesario, y solo eso (de la lección 10, sin sus
+# entrenamientos: el generador se dibuja igual con un modelo sin entrenar, como en _leccion_10_sin_entrenar).
+# RISE lee el cuaderno del disco y solo dibuja los widgets de un cuaderno de confianza: lo es si se ejecutó entero
+# antes de guardarlo (lo que pide DOCENTES.md) o si se marca «Trust Notebook»; aquí, que se ejecuta solo una parte,
+# se marca.
+
+# Lo que sustituye a los entrenamientos de una lección: desde la primera celda que los llama hasta el primer panel
+# se ejecuta este código en su lugar (en el kernel, sin tocar el cuaderno que se presenta).
+SIN_ENTRENAR = {"10_mini_gpt": (r"(?<!def )entrenar_gpt\(", "modelo = MiniGPT(V).to(dispositivo).eval()")}
+TIEMPO_DIAPOSITIVA = 5  # segundos para que la presentación cambie de diapositiva tras pulsar Espacio
+TIEMPO_ULTIMA = 1  # los mismos, en la diapositiva que la página da por última (ni diapositiva ni fragmento detrás)
+TIEMPO_RECORRER = 240  # segundos para recorrer (y medir) una presentación entera
+TIEMPO_DIBUJO = 60  # segundos para que la presentación abierta termine de dibujar figuras y paneles
+HOLGURA = 2  # píxeles: lo que se sale menos que esto es redondeo del navegador, no se ve
+
+# Lo que muestra la diapositiva actual: qué se sale de ella, si hay que desplazarse y cómo se ven sus paneles.
+# Salirse a lo ancho es (a) un elemento que pasa del borde izquierdo o derecho de la diapositiva sin que nada lo
+# recorte, o (b) una caja con contenido más ancho que ella (lo que no cabe queda tapado o tras una barra de
+# desplazamiento). Salirse a lo alto, con desplazamiento («scroll»: RISE lo pone a la diapositiva más alta que la
+# pantalla), se informa; sin él, lo que pasa del borde inferior queda cortado y es un fallo.
+MEDIR_DIAPOSITIVA = """(paneles) => {
+  const seccion = document.querySelector(".reveal .slides section.present:not(.stack)");
+  if (!seccion) return null;
+  const marco = document.querySelector(".reveal .slides").getBoundingClientRect();
+  const holgura = %HOLGURA%;
+  const indice = (el) => { const c = el.closest(".jp-Cell"); return c ? Number(c.dataset.windowedListIndex) : null; };
+  const clase = (el) => (el.getAttribute("class") || el.tagName).slice(0, 80);
+  const anchas = [];
+  let fondo = marco.top;
+  for (const el of seccion.querySelectorAll("*")) {
+    if (el.closest("aside.notes, .reveal-skip, .fragment:not(.visible)")) continue;  // no está a la vista
+    const caja = el.getBoundingClientRect();
+    if (caja.width === 0 || caja.height === 0) continue;
+    fondo = Math.max(fondo, caja.bottom);
+    const estilo = getComputedStyle(el);
+    // La línea del código plegado se corta con «…» a propósito (notebooks/rise.css).
+    if (["auto", "scroll", "hidden"].includes(estilo.overflowX) && el.scrollWidth > el.clientWidth + holgura &&
+        !el.matches(".jp-PlaceholderText")) {
+      anchas.push({celda: indice(el), que: "contenido más ancho que su caja", elemento: clase(el),
+                   px: el.scrollWidth - el.clientWidth});
+    }
+    if (caja.right > marco.right + holgura || caja.left < marco.left - holgura) {
+      let recortado = false;
+      for (let a = el.parentElement; a && a !== seccion; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== "visible") { recortado = true; break; }
+      }
+      if (!recortado) anchas.push({celda: indice(el), que: "fuera de la diapositiva", elemento: clase(el),
+                                   px: Math.round(Math.max(caja.right - marco.right, marco.left - caja.left))});
+    }
+  }
+  const desplaza = ["scroll", "auto"].includes(getComputedStyle(seccion).overflowY);
+  const vistos = [];
+  for (const celda of seccion.querySelectorAll(".jp-Cell")) {
+    const i = Number(celda.dataset.windowedListIndex);
+    if (!paneles.includes(i)) continue;
+    const salida = celda.querySelector(".jp-OutputArea-output");
+    const texto = salida ? (salida.textContent || "").trim() : "";
+    const vista = salida ? salida.querySelector(".jupyter-widgets, .widget-box, .lm-Widget > [class]") : null;
+    const resumen = salida ? salida.querySelector("[data-mime-type='text/plain'], .jp-RenderedText") : null;
+    vistos.push({celda: i, alto: salida ? Math.round(salida.getBoundingClientRect().height) : 0,
+                 vista: Boolean(vista) && !resumen, resumen: Boolean(resumen),
+                 error: /Error displaying widget|Loading widget|model not found/i.test(texto),
+                 texto: texto.slice(0, 160)});
+  }
+  // Última: nada detrás de ella, ni fragmento oculto, ni diapositiva debajo (en su pila) ni a la derecha.
+  const pila = seccion.parentElement.matches("section.stack") ? seccion.parentElement : seccion;
+  const otra = (el) => { for (let s = el.nextElementSibling; s; s = s.nextElementSibling) if (s.matches("section"))
+    return true; return false; };
+  const ultima = !seccion.querySelector(".fragment:not(.visible)") && !(pila !== seccion && otra(seccion)) &&
+    !otra(pila);
+  return {id: seccion.id, fragmentos: seccion.querySelectorAll(".fragment.visible").length, anchas: anchas.slice(0, 5),
+          ultima,
+          desplaza, alto: seccion.scrollHeight, visible: seccion.clientHeight,
+          cortada: desplaza ? 0 : Math.round(fondo - marco.bottom), paneles: vistos};
+}""".replace("%HOLGURA%", str(HOLGURA))
+
+# Lo que aún se dibuja en la presentación: figuras sin cargar, paneles que aún son su resumen en texto (el widget
+# llega del kernel) y una firma (texto, figuras, fórmulas, paneles) que deja de cambiar cuando todo está dibujado.
+DIBUJO = """(paneles) => {
+  const diapositivas = document.querySelector(".reveal .slides");
+  const imagenes = Array.from(diapositivas.querySelectorAll("img"));
+  let dibujados = 0;
+  for (const celda of diapositivas.querySelectorAll(".jp-Cell")) {
+    if (!paneles.includes(Number(celda.dataset.windowedListIndex))) continue;
+    const salida = celda.querySelector(".jp-OutputArea-output");
+    if (salida && salida.querySelector(".jupyter-widgets, .widget-box, .lm-Widget > [class]") &&
+        !salida.querySelector("[data-mime-type='text/plain'], .jp-RenderedText")) dibujados += 1;
+  }
+  const pendientes = imagenes.filter((i) => !i.complete).length;
+  const firma = [diapositivas.textContent.length, imagenes.length, pendientes,
+                 diapositivas.querySelectorAll("mjx-container").length, dibujados].join(" ");
+  return {pendientes, dibujados, firma};
+}"""
+
+# Recorre la presentación dentro de la página, paso a paso: mide la diapositiva (MEDIR_DIAPOSITIVA) y pulsa Espacio
+# (keydown y keyup en el elemento con el foco, lo que atiende reveal.js). reveal.js cambia de diapositiva, o muestra el
+# fragmento siguiente, al atender la tecla: la medida siguiente ya es de la diapositiva nueva. Que Espacio ya no
+# avance es lo que hace última a una diapositiva: se espera TIEMPO_DIAPOSITIVA, o TIEMPO_ULTIMA si la página dice que
+# no queda nada detrás (ni diapositiva ni fragmento oculto); si aun así avanza, el recorrido sigue.
+RECORRER = """async ([paneles, plazo, plazoUltima]) => {
+  const medir = %MEDIR%;
+  const espera = (ms) => new Promise((listo) => setTimeout(listo, ms));
+  const clave = (m) => `${m.id} con ${m.fragmentos} fragmentos a la vista`;
+  const medidas = [];
+  const vistos = new Set();
+  let medida = medir(paneles);
+  while (true) {
+    if (!medida) throw new Error("La presentación no muestra ninguna diapositiva.");
+    if (vistos.has(clave(medida))) throw new Error(`Espacio volvió a una diapositiva ya vista: ${clave(medida)}`);
+    vistos.add(clave(medida));
+    medidas.push(medida);
+    const foco = document.activeElement || document.body;
+    for (const tipo of ["keydown", "keyup"]) {
+      foco.dispatchEvent(new KeyboardEvent(tipo, {key: " ", code: "Space", keyCode: 32, which: 32, bubbles: true,
+                                                  cancelable: true}));
+    }
+    const limite = performance.now() + (medida.ultima ? plazoUltima : plazo);
+    let nueva = medir(paneles);
+    while (!nueva || clave(nueva) === clave(medida)) {
+      if (performance.now() > limite) return medidas;  // Espacio ya no avanza: era la última diapositiva
+      await espera(50);
+      nueva = medir(paneles);
+    }
+    medida = nueva;
+  }
+}""".replace("%MEDIR%", MEDIR_DIAPOSITIVA)
+
+SECCIONES = """() => Array.from(document.querySelectorAll(".reveal .slides section[id^='slide-']")).map((s) => s.id)"""
+
+# Vacía el número de ejecución de las celdas de código [desde, hasta] y las ejecuta (sin esperar: se sondea).
+EJECUTAR_CELDAS = """([desde, hasta]) => {
+  const app = window.jupyterapp;
+  const cuaderno = app.shell.currentWidget.content;
+  for (let i = desde; i <= hasta; i++) {
+    const celda = cuaderno.widgets[i];
+    if (celda.model.type === "code") celda.model.executionCount = null;
+  }
+  cuaderno.deselectAll();
+  cuaderno.activeCellIndex = desde;
+  cuaderno.extendContiguousSelectionTo(hasta);
+  app.commands.execute("notebook:run-cell");
+  return true;
+}"""
+
+ESTADO_CELDAS_RANGO = """([desde, hasta]) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const kernel = panel.sessionContext.session ? panel.sessionContext.session.kernel : null;
+  let pendientes = 0;
+  const errores = [];
+  for (let i = desde; i <= hasta; i++) {
+    const celda = panel.content.widgets[i];
+    if (celda.model.type !== "code") continue;
+    if (celda.model.executionCount === null) pendientes += 1;
+    for (let k = 0; k < celda.model.outputs.length; k++) {
+      const salida = celda.model.outputs.get(k).toJSON();
+      if (salida.output_type === "error") errores.push(`celda ${i}: ${salida.ename}: ${salida.evalue}`);
+    }
+  }
+  const ocupadas = Array.from(panel.node.querySelectorAll(".jp-InputPrompt")).filter(
+    (p) => p.textContent.includes("*")).length;
+  return {estado: kernel ? kernel.status : "sin kernel", pendientes, ocupadas, errores};
+}"""
+
+EJECUTAR_CODIGO = """async (codigo) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const respuesta = await kernel.requestExecute({code: codigo, store_history: false}).done;
+  return respuesta.content.status === "ok" ? null : `${respuesta.content.ename}: ${respuesta.content.evalue}`;
+}"""
+
+# Guarda el cuaderno (como Alt+R antes de presentar). La promesa de «docmanager:save» puede no resolverse tras
+# «Trust Notebook» aunque el archivo ya esté guardado: se espera a que el servidor devuelva la fecha nueva.
+GUARDAR = """async () => {
+  const contexto = window.jupyterapp.shell.currentWidget.context;
+  const antes = contexto.contentsModel ? contexto.contentsModel.last_modified : null;
+  window.jupyterapp.commands.execute("docmanager:save");
+  while (contexto.model.dirty || !contexto.contentsModel || contexto.contentsModel.last_modified === antes) {
+    await new Promise((listo) => setTimeout(listo, 200));
+  }
+  return contexto.contentsModel.last_modified;
+}"""
+CONFIAR = """() => { window.jupyterapp.commands.execute("notebook:trust"); return true; }"""  # abre un diálogo
+
+
+def _celdas_de_paneles(leccion):
+    """Índices (entre todas las celdas) de las celdas de código que guardan un widget."""
+    cuaderno = json.loads(leccion.read_text(encoding="utf-8"))
+    return [i for i, celda in enumerate(cuaderno["cells"]) if celda["cell_type"] == "code"
+            and any(WIDGET in salida.get("data", {}) for salida in celda.get("outputs", []))]
+
+
+def _pasos_para_los_paneles(leccion, paneles):
+    """Lo que se ejecuta antes de presentar: rangos de celdas [desde, hasta] y código suelto, en orden."""
+    if not paneles:
+        return []
+    if leccion.stem not in SIN_ENTRENAR:
+        return [("celdas", [0, paneles[-1]])]
+    patron, sustituto = SIN_ENTRENAR[leccion.stem]
+    celdas = json.loads(leccion.read_text(encoding="utf-8"))["cells"]
+    primera = next(i for i, c in enumerate(celdas)
+                   if c["cell_type"] == "code" and re.search(patron, "".join(c["source"])))
+    assert primera < paneles[0], f"{leccion.name}: el primer panel debe venir después del entrenamiento"
+    pasos = [("celdas", [0, primera - 1]), ("codigo", sustituto)]
+    return pasos + [("celdas", [i, i]) for i in paneles]
+
+
+def _ejecutar_para_los_paneles(visita, pasos):
+    """Ejecuta en el cuaderno abierto los pasos de `_pasos_para_los_paneles`, cada uno hasta que termina."""
+    visita.esperar(ESTADO_PAGINA, lambda e: e.get("kernel") == "idle", "el kernel listo", TIEMPO_ABRIR, "_sin_kernel")
+    for tipo, argumento in pasos:
+        if tipo == "codigo":
+            error = _evaluar(visita.pagina, EJECUTAR_CODIGO, argumento, tiempo=TIEMPO_ABRIR)
+            assert error is None, f"{visita.nombre}: «{argumento}» dio {error}"
+            continue
+        _evaluar(visita.pagina, EJECUTAR_CELDAS, argumento)
+        estado = visita.esperar(
+            ESTADO_CELDAS_RANGO, lambda e: e["errores"] or (e["pendientes"] == 0 and e["ocupadas"] == 0
+                                                             and e["estado"] == "idle"),
+            f"ejecutar las celdas {argumento[0]}–{argumento[1]}", _plazo_de_ejecucion(visita.leccion), "_sin_terminar",
+            cada=1, argumento=argumento)
+        assert not estado["errores"], f"{visita.nombre}: error al ejecutar:\n" + "\n".join(estado["errores"])
+
+
+def _recorrer_presentacion(pagina, paneles):
+    """Recorre la presentación con Espacio de la primera diapositiva a la última; devuelve lo medido en cada paso."""
+    plazos = [TIEMPO_DIAPOSITIVA * 1000, TIEMPO_ULTIMA * 1000]
+    return _evaluar(pagina, RECORRER, [paneles, *plazos], tiempo=TIEMPO_RECORRER)
+
+
+def _esperar_dibujo(pagina, paneles):
+    """Espera (con plazo) a que la presentación termine de dibujarse: figuras cargadas, cada panel como widget y nada
+    que cambie en tres lecturas seguidas. Devuelve los segundos que tardó, o None si se agotó el plazo (entonces se
+    mide igual: lo que no se dibujó lo dicen las medidas)."""
+    inicio = time.monotonic()
+    firmas = []
+    while time.monotonic() - inicio < TIEMPO_DIBUJO:
+        estado = _evaluar(pagina, DIBUJO, paneles)
+        firmas = [*firmas[-2:], estado["firma"]]
+        if not estado["pendientes"] and estado["dibujados"] == len(paneles) and len(firmas) == 3 and \
+                len(set(firmas)) == 1:
+            return time.monotonic() - inicio
+        pagina.wait_for_timeout(150)
+    return None
+
+
+class _Chromium:
+    """Un Chromium para todas las lecciones (cada una en un contexto nuevo); si el vigilante lo cerró, otro."""
+
+    def __init__(self, playwright):
+        self.playwright = playwright
+        self.navegador = None
+
+    def contexto(self):
+        if self.navegador is None or not self.navegador.is_connected():
+            self.navegador = self.playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                             args=OPCIONES_CHROMIUM, timeout=60_000)
+        return self.navegador.new_context(viewport=PANTALLA)
+
+    def cerrar(self):
+        if self.navegador is not None:
+            with contextlib.suppress(Exception):
+                self.navegador.close()
+
+
+@pytest.fixture(scope="module")
+def chromium(playwright_sync):
+    lanzador = _Chromium(playwright_sync)
+    yield lanzador
+    lanzador.cerrar()
+
+
+@pytest.mark.parametrize("leccion", LECCIONES, ids=lambda ruta: f"rise-{ruta.stem}")
+def test_cada_leccion_presentada_con_rise(jupyterlab, chromium, leccion):
+    """Cada lección como presentación de RISE a 1280 × 720: se recorren todas sus diapositivas, ninguna se sale a lo
+    ancho (ni a lo alto donde no hay desplazamiento) y cada panel se dibuja como widget, no como su resumen."""
+    CAPTURAS.mkdir(parents=True, exist_ok=True)
+    paneles = _celdas_de_paneles(leccion)
+    pasos = _pasos_para_los_paneles(leccion, paneles)
+    plazo = TIEMPO_ABRIR * 3 + (_plazo_de_ejecucion(leccion) if pasos else 0) + 300
+    inicio = time.monotonic()
+    with _vigilante(plazo, f"presentación de {leccion.name}"):
+        contexto = chromium.contexto()
+        try:
+            contexto.set_default_timeout(TIEMPO_PLAYWRIGHT)
+            contexto.set_default_navigation_timeout(TIEMPO_PLAYWRIGHT * 2)
+            pagina = contexto.new_page()
+            fallos_js = []
+            pagina.on("pageerror", lambda error: fallos_js.append(str(error)))
+            if pasos:  # antes de clase: lo que necesitan los paneles, y guardar (como hace Alt+R)
+                visita = Visita(pagina, leccion, "lab", carpeta=PRESENTAR)
+                visita.abrir(jupyterlab)
+                _ejecutar_para_los_paneles(visita, pasos)
+                _evaluar(pagina, CONFIAR)
+                pagina.locator(".jp-Dialog .jp-mod-accept").click()  # «Trust»
+                pagina.locator(".jp-Dialog").wait_for(state="detached")
+                _evaluar(pagina, GUARDAR)
+            preparada = time.monotonic()
+            pagina.goto(f"{jupyterlab}rise/{PRESENTAR}/{leccion.name}", wait_until="domcontentloaded")
+            from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+            try:
+                pagina.wait_for_function("""() => Boolean(document.querySelector(
+                    ".reveal .slides section.present .jp-Cell"))""", timeout=TIEMPO_ABRIR * 1000, polling=100)
+            except PlaywrightTimeoutError:
+                pagina.screenshot(path=str(CAPTURAS / f"rise_{leccion.stem}_no_abre.png"))
+                pytest.fail(f"RISE no mostró {leccion.name} en {TIEMPO_ABRIR} s.")
+            dibujo = _esperar_dibujo(pagina, paneles)
+            secciones = _evaluar(pagina, SECCIONES)
+            dibujada = time.monotonic()
+            medidas = _recorrer_presentacion(pagina, paneles)
+        finally:
+            with contextlib.suppress(Exception):
+                contexto.close()
+            _cerrar_kernels(jupyterlab)
+    fin = time.monotonic()
+    dibujado = f"sin terminar en {TIEMPO_DIBUJO} s" if dibujo is None else f"{dibujo:.1f} s"
+    recorridas = {m["id"] for m in medidas}
+    anchas = {m["id"]: m["anchas"] for m in medidas if m["anchas"]}
+    cortadas = {m["id"]: m["cortada"] for m in medidas if m["cortada"] > HOLGURA}
+    desplazan = sorted({m["id"] for m in medidas if m["desplaza"] and m["alto"] > m["visible"] + HOLGURA})
+    vistos = {}
+    for medida in medidas:
+        for panel in medida["paneles"]:
+            vistos.setdefault(panel["celda"], []).append(panel)
+    print(f"\n{leccion.name} con RISE: {len(recorridas)} de {len(secciones)} diapositivas en {len(medidas)} pasos; "
+          f"a lo ancho se salen {len(anchas)}, cortadas {len(cortadas)}, con desplazamiento {len(desplazan)} "
+          f"{desplazan}; paneles {len(paneles)}, dibujados "
+          f"{sum(any(p['vista'] for p in vistos.get(i, [])) for i in paneles)}; preparar {preparada - inicio:.0f} s, "
+          f"presentar {dibujada - preparada:.0f} s (esperar el dibujo: {dibujado}), recorrer {fin - dibujada:.1f} s")
+    sin_ajustes = "" if "rise" in json.loads(leccion.read_text(encoding="utf-8"))["metadata"] else (
+        " (la lección no tiene metadata.rise: `python3 tareas.py diapositivas --marcar` se los pone)")
+    assert recorridas == set(secciones), (
+        f"{leccion.name}: Espacio no pasó por las diapositivas {sorted(set(secciones) - recorridas)}")
+    assert not anchas, f"{leccion.name}: {len(anchas)} diapositivas se salen a lo ancho{sin_ajustes}:\n" + "\n".join(
+        f"  {id_} (celdas {sorted({p['celda'] for p in problemas}, key=str)}): {problemas[0]}"
+        for id_, problemas in list(anchas.items())[:12])
+    assert not cortadas, f"{leccion.name}: diapositivas cortadas por abajo, sin desplazamiento{sin_ajustes}: {cortadas}"
+    for i in paneles:
+        vista = vistos.get(i)
+        assert vista, f"{leccion.name}: ninguna diapositiva mostró el panel de la celda {i}"
+        assert all(p["vista"] and not p["error"] and p["alto"] > 10 for p in vista), (
+            f"{leccion.name}: el panel de la celda {i} no se dibuja en la presentación: {vista[-1]}")
+    assert not fallos_js, f"{leccion.name}: errores de JavaScript en la presentación:\n" + "\n".join(fallos_js)

@@ -6,6 +6,7 @@ estructura, otra huella). La prueba en el navegador usa una lección de verdad c
 extraídas por `python3 tareas.py diapositivas` en resultados/diapositivas/bibliotecas/ (las copia a una carpeta
 temporal); si no están, se salta y lo dice (en CI, donde hay red, las baja). Todo plazo está acotado."""
 
+import concurrent.futures
 import dataclasses
 import html.parser
 import os
@@ -27,6 +28,7 @@ from herramientas.navegador import OPCIONES_CHROMIUM, ruta_chromium
 
 LECCION = RAIZ / "notebooks" / "02_atencion_a_mano.ipynb"  # con fórmulas, figuras y notas de quien presenta
 PLAZO_MS = 20_000  # cada espera de playwright
+PLAZO_ESCRIBIR = 600  # segundos para tener escritas las diapositivas de una lección (se escriben en otro hilo)
 EN_CI = os.environ.get("CI", "").lower() == "true"
 
 # Lo que llevan las ruedas falsas, bajo el prefijo de cada una (lo que no está en `incluir` no debe extraerse).
@@ -223,84 +225,65 @@ def _bibliotecas_reales(carpeta):
 
 
 @pytest.mark.lento
-def test_una_leccion_se_presenta_sin_red_en_el_navegador(tmp_path):
+def test_una_leccion_se_presenta_sin_red_en_el_navegador(navegador_sin_red, escritas):
     """La lección 02 desde file:// con toda petición a la red cortada: ninguna sale, las fórmulas se componen,
     se recorren todas sus diapositivas y la tecla s abre las notas de quien presenta con su texto."""
     inicio = time.monotonic()
-    chromium = ruta_chromium()
-    sync_api = pytest.importorskip("playwright.sync_api", reason="falta playwright (herramientas de pruebas)")
-    if not chromium:
-        if EN_CI:
-            pytest.fail("En CI no se puede saltar: no hay Chromium.")
-        pytest.skip("no hay Chromium (`python3 tareas.py pruebas` lo instala en Debian/Ubuntu como root).")
-    carpeta = tmp_path / "diapositivas"
-    destino = diapositivas.escribir_html(LECCION, carpeta=carpeta, bibliotecas=_bibliotecas_reales(
-        carpeta / "bibliotecas"))
+    contexto, a_la_red, carpeta, _ = navegador_sin_red
+    del a_la_red[:]
+    destino = escritas[LECCION].result(timeout=PLAZO_ESCRIBIR)
     marcado = leer_cuaderno(LECCION)
     diapositivas.marcar(marcado)
     esperadas = len(diapositivas.diapositivas_de(marcado))
-
-    a_la_red, errores = [], []
-
-    def filtrar(ruta):
-        if ruta.request.url.startswith(("file:", "data:", "about:", "blob:")):
-            ruta.continue_()
-        else:
-            a_la_red.append(ruta.request.url)
-            ruta.abort()
-
-    with sync_api.sync_playwright() as playwright:
-        navegador = playwright.chromium.launch(executable_path=chromium, args=OPCIONES_CHROMIUM, timeout=PLAZO_MS)
-        try:
-            contexto = navegador.new_context(viewport={"width": 1280, "height": 720})
-            contexto.set_default_timeout(PLAZO_MS)
-            contexto.route("**/*", filtrar)
-            pagina = contexto.new_page()
-            pagina.on("pageerror", lambda error: errores.append(str(error)))
-            pagina.goto(destino.as_uri())
-            pagina.wait_for_function("window.Reveal && Reveal.isReady()")
-            pagina.wait_for_function("window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0 "
-                                     "&& document.querySelectorAll('.MathJax').length > 0")
-            formulas = pagina.evaluate("document.querySelectorAll('.MathJax').length")
-            mal_compuestas = pagina.evaluate("document.querySelectorAll('.MathJax merror, .MathJax_Error').length"
-                                             " + document.body.textContent.split('Math Processing Error').length - 1")
-            total = pagina.evaluate("Reveal.getTotalSlides()")
-            assert total == esperadas, f"reveal muestra {total} diapositivas; las reglas marcan {esperadas}"
-            # Recorrer la lección con la barra espaciadora (fragmentos incluidos) hasta el final.
-            vistas = {pagina.evaluate("JSON.stringify([Reveal.getIndices().h, Reveal.getIndices().v])")}
-            for _ in range(3 * total):
-                pagina.keyboard.press("Space")
-                vistas.add(pagina.evaluate("JSON.stringify([Reveal.getIndices().h, Reveal.getIndices().v])"))
-                if pagina.evaluate("Reveal.isLastSlide() && !Reveal.availableFragments().next"):
-                    break
-            assert len(vistas) == total, f"se recorrieron {len(vistas)} de {total} diapositivas"
-            # Las notas de quien presenta: a la primera diapositiva que tiene, y la tecla s.
-            nota = pagina.evaluate("""() => {
-                const todas = Array.from(document.querySelectorAll('aside.notes'));  // mejor una con fórmulas
-                const aparte = todas.find(a => a.querySelector('.MathJax') || a.textContent.includes('$')) || todas[0];
-                if (!aparte) {
-                    return null;
-                }
-                const indices = Reveal.getIndices(aparte.closest('section'));
-                Reveal.slide(indices.h, indices.v);
-                const formula = aparte.textContent.match(/\\$[^$]+\\$/);
-                return [aparte.textContent.trim().split('\\n')[0].slice(0, 40), formula && formula[0]];
-            }""") or [None, None]
-            nota, formula = nota
-            assert nota, f"{LECCION.name} no tiene notas de quien presenta (celdas con la etiqueta notas)"
-            with contexto.expect_page() as ventana:
-                pagina.keyboard.press("s")
-            notas = ventana.value
-            notas.wait_for_function("texto => { const n = document.querySelector('.speaker-controls-notes');"
-                                    " return n && n.innerText.includes(texto); }", arg=nota)
-            # Las fórmulas de las notas salen en TeX (la ventana de notas no tiene MathJax), ni descompuestas ni
-            # como un error.
-            texto_de_notas = notas.inner_text(".speaker-controls-notes")
-            assert "Math Processing Error" not in texto_de_notas
-            assert formula and formula in texto_de_notas, f"sin la fórmula {formula} en TeX: {texto_de_notas[:300]}"
-            pagina.screenshot(path=str(tmp_path / "diapositiva.png"))
-        finally:
-            navegador.close()
+    errores = []
+    pagina = contexto.new_page()
+    pagina.on("pageerror", lambda error: errores.append(str(error)))
+    try:
+        pagina.goto(destino.as_uri())
+        pagina.wait_for_function("window.Reveal && Reveal.isReady()")
+        pagina.wait_for_function("window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0 "
+                                 "&& document.querySelectorAll('.MathJax').length > 0")
+        formulas = pagina.evaluate("document.querySelectorAll('.MathJax').length")
+        mal_compuestas = pagina.evaluate("document.querySelectorAll('.MathJax merror, .MathJax_Error').length"
+                                         " + document.body.textContent.split('Math Processing Error').length - 1")
+        total = pagina.evaluate("Reveal.getTotalSlides()")
+        assert total == esperadas, f"reveal muestra {total} diapositivas; las reglas marcan {esperadas}"
+        # Recorrer la lección con la barra espaciadora (fragmentos incluidos) hasta el final.
+        vistas = {pagina.evaluate("JSON.stringify([Reveal.getIndices().h, Reveal.getIndices().v])")}
+        for _ in range(3 * total):
+            pagina.keyboard.press("Space")
+            vistas.add(pagina.evaluate("JSON.stringify([Reveal.getIndices().h, Reveal.getIndices().v])"))
+            if pagina.evaluate("Reveal.isLastSlide() && !Reveal.availableFragments().next"):
+                break
+        assert len(vistas) == total, f"se recorrieron {len(vistas)} de {total} diapositivas"
+        # Las notas de quien presenta: a la primera diapositiva que tiene, y la tecla s.
+        nota = pagina.evaluate("""() => {
+            const todas = Array.from(document.querySelectorAll('aside.notes'));  // mejor una con fórmulas
+            const aparte = todas.find(a => a.querySelector('.MathJax') || a.textContent.includes('$')) || todas[0];
+            if (!aparte) {
+                return null;
+            }
+            const indices = Reveal.getIndices(aparte.closest('section'));
+            Reveal.slide(indices.h, indices.v);
+            const formula = aparte.textContent.match(/\\$[^$]+\\$/);
+            return [aparte.textContent.trim().split('\\n')[0].slice(0, 40), formula && formula[0]];
+        }""") or [None, None]
+        nota, formula = nota
+        assert nota, f"{LECCION.name} no tiene notas de quien presenta (celdas con la etiqueta notas)"
+        with contexto.expect_page() as ventana:
+            pagina.keyboard.press("s")
+        notas = ventana.value
+        notas.wait_for_function("texto => { const n = document.querySelector('.speaker-controls-notes');"
+                                " return n && n.innerText.includes(texto); }", arg=nota)
+        # Las fórmulas de las notas salen en TeX (la ventana de notas no tiene MathJax), ni descompuestas ni
+        # como un error.
+        texto_de_notas = notas.inner_text(".speaker-controls-notes")
+        assert "Math Processing Error" not in texto_de_notas
+        assert formula and formula in texto_de_notas, f"sin la fórmula {formula} en TeX: {texto_de_notas[:300]}"
+        pagina.screenshot(path=str(carpeta / "diapositiva.png"))
+        notas.close()
+    finally:
+        pagina.close()
     assert not a_la_red, f"peticiones a la red: {a_la_red[:5]}"
     assert not errores, f"errores de JavaScript: {errores[:5]}"
     assert formulas > 20 and mal_compuestas == 0, (formulas, mal_compuestas)
@@ -404,6 +387,20 @@ def navegador_sin_red(tmp_path_factory):
             navegador.close()
 
 
+@pytest.fixture(scope="module")
+def escritas(navegador_sin_red):
+    """{lección: futuro de su HTML}: las diapositivas de cada lección se escriben en un hilo aparte, en orden, mientras
+    el navegador recorre las anteriores (escribirlas es Python y recorrerlas, Chromium: cada uno en su núcleo)."""
+    _, _, carpeta, rutas = navegador_sin_red
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as hilo:
+        orden = sorted(cuadernos(incluir_soluciones=False), key=lambda leccion: leccion != LECCION)  # la 02 primero
+        futuros = {leccion: hilo.submit(diapositivas.escribir_html, leccion, carpeta=carpeta, bibliotecas=rutas)
+                   for leccion in orden}
+        yield futuros
+        for futuro in futuros.values():
+            futuro.cancel()
+
+
 def _tipo_de_desborde(fila):
     if fila["figuras"]:
         return "figura"
@@ -412,7 +409,7 @@ def _tipo_de_desborde(fila):
 
 @pytest.mark.lento
 @pytest.mark.parametrize("leccion", cuadernos(incluir_soluciones=False), ids=lambda ruta: ruta.stem[:2])
-def test_cada_leccion_se_presenta_entera_sin_red(leccion, navegador_sin_red):
+def test_cada_leccion_se_presenta_entera_sin_red(leccion, navegador_sin_red, escritas):
     """Las diapositivas estáticas de la lección desde file:// y sin red, a 1280 × 720: reveal.js arranca, cada
     fórmula está compuesta (ningún $…$ a la vista, ninguna vacía ni con error), cada figura carga, cada sección lleva
     sus notas de quien presenta en su diapositiva, y ninguna diapositiva se corta: lo que no cabe se desplaza (la
@@ -421,7 +418,7 @@ def test_cada_leccion_se_presenta_entera_sin_red(leccion, navegador_sin_red):
     contexto, a_la_red, carpeta, rutas = navegador_sin_red
     inicio, errores = time.monotonic(), []
     del a_la_red[:]
-    destino = diapositivas.escribir_html(leccion, carpeta=carpeta, bibliotecas=rutas)
+    destino = escritas[leccion].result(timeout=PLAZO_ESCRIBIR)
     marcado = leer_cuaderno(leccion)
     diapositivas.marcar(marcado)
     esperadas = len(diapositivas.diapositivas_de(marcado))

@@ -251,16 +251,44 @@ def _esperar_matematicas(pestana, tiempo):
         }""")
 
 
-def _revisar_pagina(pestana, construido, base, relativa, tiempo_matematicas=TIEMPO_MATEMATICAS):
-    """Lo que está mal en una página del sitio (una lista de frases) y si tiene fórmulas."""
-    pestana.goto(base + relativa, wait_until="load")
+# Lo que las pruebas de botones y widgets leen de cada página servida: lo guarda la revisión del sitio servido al
+# pasar por ella (y si no pasó, cada prueba abre la página). Así cada página se abre una vez.
+LEER_PAGINA = """() => ({enlaces: [...document.querySelectorAll('a[href]')].map(a => a.href),
+                        anterior: document.querySelector('a.left-prev')?.href,
+                        siguiente: document.querySelector('a.right-next')?.href})"""
+VISTAS = {}  # (base, relativa) -> {"enlaces", "anterior", "siguiente", "texto"}
+
+
+def _vista(pestana, base, relativa):
+    """Lo que se lee de una página ya abierta en `pestana`; queda guardado en VISTAS."""
+    vista = pestana.evaluate(LEER_PAGINA)
+    vista["texto"] = pestana.inner_text("body")
+    VISTAS[(base, relativa)] = vista
+    return vista
+
+
+def _leer(pestana, base, relativa):
+    """Lo que se lee de una página servida: lo guardado al revisarla, o lo que muestra al abrirla ahora."""
+    if (base, relativa) not in VISTAS:
+        pestana.goto(base + relativa, wait_until="load")
+        _vista(pestana, base, relativa)
+    return VISTAS[(base, relativa)]
+
+
+def _revisar_pagina(pestana, construido, base, relativa, tiempo_matematicas=TIEMPO_MATEMATICAS, abierta=False):
+    """Lo que está mal en una página del sitio (una lista de frases) y si tiene fórmulas. Con `abierta`, la página ya
+    se está abriendo en `pestana` y se espera a que cargue."""
+    if abierta:
+        pestana.wait_for_load_state("load")
+    else:
+        pestana.goto(base + relativa, wait_until="load")
     problemas = []
     if pestana.evaluate("document.documentElement.lang") != "es":
         problemas.append(f"{relativa}: la página no está en «es»")
     rotas = pestana.evaluate(
         "() => [...document.images].filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
     problemas += [f"{relativa}: imagen que no carga: {src}" for src in rotas]
-    for href in pestana.evaluate("() => [...document.querySelectorAll('a[href]')].map(a => a.href)"):
+    for href in pestana.evaluate(LEER_PAGINA)["enlaces"]:
         roto = _enlace_roto(construido, base, href)
         if roto:
             problemas.append(f"{relativa}: enlace roto: {roto}")
@@ -276,7 +304,7 @@ def _revisar_pagina(pestana, construido, base, relativa, tiempo_matematicas=TIEM
         formulas, dibujadas, errores = matematicas
         if formulas and (dibujadas != formulas or errores):
             problemas.append(f"{relativa}: MathJax dibujó {dibujadas} de {formulas} fórmulas ({errores} errores)")
-    texto = pestana.inner_text("body")
+    texto = _vista(pestana, base, relativa)["texto"]
     if CRUDO.search(texto):
         problemas.append(f"{relativa}: un widget se ve roto o crudo: «{CRUDO.search(texto).group(0)}»")
     cajas = pestana.evaluate(
@@ -293,10 +321,18 @@ def _revisar_todo(pestana, construido, base):
                  *(str(pathlib.PurePosixPath(r).with_suffix(".html")) for r in RUTAS_CUADERNOS)}
     assert not esperadas - set(paginas), f"faltan páginas en el sitio: {sorted(esperadas - set(paginas))}"
     problemas, con_formulas = [], 0
-    for relativa in paginas:
-        de_esta, formulas = _revisar_pagina(pestana, construido, base, relativa)
+    # Dos pestañas del mismo contexto (mismo filtro de la red): mientras se revisa una página, la siguiente ya carga.
+    otra = pestana.context.new_page()
+    otra.on("pageerror", lambda error: pestana.errores.append(str(error)))
+    pestanas = [pestana, otra]
+    pestana.goto(base + paginas[0], wait_until="commit")
+    for i, relativa in enumerate(paginas):
+        if i + 1 < len(paginas):
+            pestanas[(i + 1) % 2].goto(base + paginas[i + 1], wait_until="commit")
+        de_esta, formulas = _revisar_pagina(pestanas[i % 2], construido, base, relativa, abierta=True)
         problemas += de_esta
         con_formulas += formulas
+    otra.close()
     print(f"\n{len(paginas)} páginas abiertas desde {base}; {con_formulas} con fórmulas")
     assert con_formulas >= 5, f"solo {con_formulas} páginas con fórmulas: ¿se perdió dollarmath?"
     assert not problemas, "\n".join(problemas)
@@ -351,8 +387,7 @@ def test_los_widgets_muestran_su_texto(construido, servidor, pagina):
                   if WIDGET in salida.get("data", {})]
         if not textos:
             continue
-        pagina.goto(servidor + str(pathlib.PurePosixPath(ruta).with_suffix(".html")), wait_until="load")
-        visible = pagina.inner_text("body")
+        visible = _leer(pagina, servidor, str(pathlib.PurePosixPath(ruta).with_suffix(".html")))["texto"]
         for texto in textos:
             assert texto.strip() and texto.strip().splitlines()[0] in visible, f"{ruta}: no se ve «{texto[:80]}»"
             comprobados += 1
@@ -363,8 +398,8 @@ def test_los_widgets_muestran_su_texto(construido, servidor, pagina):
 @pytest.mark.lento
 @pytest.mark.parametrize("ruta", RUTAS_CUADERNOS, ids=[pathlib.Path(r).stem for r in RUTAS_CUADERNOS])
 def test_botones_y_navegacion_de_cada_cuaderno(construido, servidor, pagina, ruta):
-    pagina.goto(servidor + str(pathlib.PurePosixPath(ruta).with_suffix(".html")), wait_until="load")
-    enlaces = pagina.evaluate("() => [...document.querySelectorAll('a[href]')].map(a => a.href)")
+    vista = _leer(pagina, servidor, str(pathlib.PurePosixPath(ruta).with_suffix(".html")))
+    enlaces = vista["enlaces"]
     colab = enlace_colab(ruta)
     assert colab in enlaces, f"{ruta}: falta el botón de Colab ({colab}), la dirección de la insignia"
     base = REPOSITORIO.removeprefix("https://github.com/")
@@ -378,8 +413,7 @@ def test_botones_y_navegacion_de_cada_cuaderno(construido, servidor, pagina, rut
     orden = ["index"] + [str(pathlib.PurePosixPath(r).with_suffix("")) for r in RUTAS_CUADERNOS] + [
         str(pathlib.PurePosixPath(r).with_suffix("")) for r in sitio.TEXTOS]
     posicion = orden.index(str(pathlib.PurePosixPath(ruta).with_suffix("")))
-    anterior = pagina.evaluate("() => document.querySelector('a.left-prev')?.href")
-    siguiente = pagina.evaluate("() => document.querySelector('a.right-next')?.href")
+    anterior, siguiente = vista["anterior"], vista["siguiente"]
     assert anterior == servidor + orden[posicion - 1] + ".html", f"{ruta}: «anterior» lleva a {anterior}"
     assert siguiente == servidor + orden[posicion + 1] + ".html", f"{ruta}: «siguiente» lleva a {siguiente}"
     assert not pagina.fuera

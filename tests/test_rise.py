@@ -5,7 +5,9 @@ confianza y se guardan, como Alt+R); después se abren con RISE, se espera a que
 con Espacio todas sus diapositivas y fragmentos, midiendo cada paso: nada se sale a lo ancho, nada queda cortado
 donde no hay desplazamiento y cada panel se dibuja como widget. Archivo aparte de tests/test_navegador.py (que
 comparte su JupyterLab y sus ayudas, tests/navegador_jupyter.py) para que pytest-xdist lo lleve a otro proceso.
-Un solo Chromium para todas las lecciones, cada una en un contexto nuevo; ninguna espera es ilimitada.
+Un solo Chromium y un solo contexto para todas las lecciones (su caché evita bajar y compilar otra vez el código de
+JupyterLab y RISE), cada lección en una pestaña nueva y con sus kernels cerrados al terminar; ninguna espera es
+ilimitada.
 """
 
 import contextlib
@@ -290,17 +292,22 @@ def _esperar_dibujo(pagina, paneles):
 
 
 class _Chromium:
-    """Un Chromium para todas las lecciones (cada una en un contexto nuevo); si el vigilante lo cerró, otro."""
+    """Un Chromium y un contexto para todas las lecciones (cada una en una pestaña nueva); si el vigilante lo cerró,
+    otro."""
 
     def __init__(self, playwright):
         self.playwright = playwright
         self.navegador = None
+        self.contexto = None
 
-    def contexto(self):
+    def pestana(self):
         if self.navegador is None or not self.navegador.is_connected():
             self.navegador = self.playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                                              args=OPCIONES_CHROMIUM, timeout=60_000)
-        return self.navegador.new_context(viewport=PANTALLA)
+            self.contexto = self.navegador.new_context(viewport=PANTALLA)
+            self.contexto.set_default_timeout(TIEMPO_PLAYWRIGHT)
+            self.contexto.set_default_navigation_timeout(TIEMPO_PLAYWRIGHT * 2)
+        return self.contexto.new_page()
 
     def cerrar(self):
         if self.navegador is not None:
@@ -325,11 +332,8 @@ def test_cada_leccion_presentada_con_rise(jupyterlab, chromium, leccion):
     plazo = TIEMPO_ABRIR * 3 + (_plazo_de_ejecucion(leccion) if pasos else 0) + 300
     inicio = time.monotonic()
     with _vigilante(plazo, f"presentación de {leccion.name}"):
-        contexto = chromium.contexto()
+        pagina = chromium.pestana()
         try:
-            contexto.set_default_timeout(TIEMPO_PLAYWRIGHT)
-            contexto.set_default_navigation_timeout(TIEMPO_PLAYWRIGHT * 2)
-            pagina = contexto.new_page()
             fallos_js = []
             pagina.on("pageerror", lambda error: fallos_js.append(str(error)))
             if pasos:  # antes de clase: lo que necesitan los paneles, y guardar (como hace Alt+R)
@@ -356,7 +360,7 @@ def test_cada_leccion_presentada_con_rise(jupyterlab, chromium, leccion):
             medidas = _recorrer_presentacion(pagina, paneles)
         finally:
             with contextlib.suppress(Exception):
-                contexto.close()
+                pagina.close()
             _cerrar_kernels(jupyterlab)
     fin = time.monotonic()
     dibujado = f"sin terminar en {TIEMPO_DIBUJO} s" if dibujo is None else f"{dibujo:.1f} s"

@@ -584,8 +584,7 @@ def test_cada_leccion_con_sus_diapositivas():
 def test_diapositivas_html_con_las_salidas_guardadas(tmp_path):
     ruta = _cuaderno_diminuto(tmp_path / "99_prueba.ipynb", ["print('hola desde la salida guardada')"])
     ejecutar.ejecutar(ruta)
-    sin_bajar = {"reveal.js": tmp_path / "reveal", "mathjax": tmp_path / "mathjax"}  # sin red (test_diapositivas.py)
-    destino = diapositivas.escribir_html(ruta, carpeta=tmp_path / "diapositivas", bibliotecas=sin_bajar)
+    destino = diapositivas.escribir_html(ruta, carpeta=tmp_path / "diapositivas")
     html = destino.read_text(encoding="utf-8")
     assert destino.name == "99_prueba.slides.html"
     assert "reveal" in html and "hola desde la salida guardada" in html and html.count("<section") >= 1

@@ -438,11 +438,12 @@ def test_perturbadas_repite_solo_los_cuadernos(monkeypatch):
     llamadas = []
     monkeypatch.setattr(tareas, "pruebas", lambda argumentos, extra=None: llamadas.append((argumentos, extra)) or 0)
     assert tareas.perturbadas(["-x"]) == 0
-    assert llamadas == [(["-x"], {}), (["-x", "notebooks"], {"OMP_NUM_THREADS": "1"}),
-                        (["-x", "notebooks"], {"ATEN_CPU_CAPABILITY": "avx2"})]
+    assert llamadas == [(["-x"], {}), (["notebooks", "-x"], {"OMP_NUM_THREADS": "1"}),
+                        (["-n", "0", "notebooks", "-x"], {}), (["notebooks", "-x"], {"ATEN_CPU_CAPABILITY": "avx2"})]
     llamadas.clear()
-    tareas.perturbadas(["notebooks/05_mascaras.ipynb"])  # con rutas pedidas, esas en las tres
-    assert [a for a, _ in llamadas] == [["notebooks/05_mascaras.ipynb"]] * 3
+    tareas.perturbadas(["notebooks/05_mascaras.ipynb"])  # con rutas pedidas, esas en las cuatro
+    assert [a for a, _ in llamadas] == [["notebooks/05_mascaras.ipynb"], ["notebooks/05_mascaras.ipynb"],
+                                        ["-n", "0", "notebooks/05_mascaras.ipynb"], ["notebooks/05_mascaras.ipynb"]]
 
 
 # --- La ayuda: nunca instala, sale sin error y no habla en nombres internos -------------------------------------

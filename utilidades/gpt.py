@@ -31,7 +31,7 @@ class MiniGPT(nn.Module):
             BloqueTransformer(d_modelo, cabezas, 4 * d_modelo, activacion="gelu", dropout=dropout)
             for _ in range(capas)
         )
-        for bloque in self.bloques:  # el bloque de la lección 07, con dos piezas más rápidas que hacen lo mismo:
+        for bloque in self.bloques:  # el bloque de la lección 07, con dos piezas cambiadas que hacen lo mismo:
             bloque.dropout = ApagarAlAzar(dropout)  # el sorteo barato
             bloque.atencion.guardar_pesos = False  # la atención fusionada (la tabla de pesos no se guarda)
         self.norma_final = nn.LayerNorm(d_modelo)

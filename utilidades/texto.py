@@ -62,6 +62,8 @@ def dividir(datos, fraccion_validacion=0.1, fraccion_prueba=0.1):
 def perdida_bigramas(entrenamiento, validacion, vocabulario, suavizado=0.1):
     """Entropía cruzada media (nats) de predecir cada carácter de validación con el anterior, por conteo."""
     conteos = torch.full((vocabulario, vocabulario), suavizado, dtype=torch.float64)
+    # index_put_ suma un 1 en la casilla (anterior, siguiente) de cada par de caracteres seguidos del entrenamiento;
+    # con accumulate=True, un par que aparece n veces suma n (sin él, cada casilla se quedaría con un solo 1).
     conteos.index_put_((entrenamiento[:-1], entrenamiento[1:]), torch.ones(len(entrenamiento) - 1,
                        dtype=torch.float64), accumulate=True)
     probabilidades = conteos / conteos.sum(dim=1, keepdim=True)  # fila = carácter anterior

@@ -40,7 +40,7 @@ VARIANTES = {
     "leccion": ("el mini-GPT de la lección 10", lambda V: GPTModerno(V)),
     "rms": ("RMSNorm en vez de LayerNorm", lambda V: GPTModerno(V, norma="rms")),
     "swiglu": ("MLP SwiGLU en vez de GELU", lambda V: GPTModerno(V, mlp="swiglu")),
-    "rope": ("RoPE en vez de posiciones aprendidas", lambda V: GPTModerno(V, rope=True)),
+    "rope": ("RoPE en vez de vectores de posición", lambda V: GPTModerno(V, rope=True)),
     "gqa": ("GQA: 2 cabezas de claves para 4", lambda V: GPTModerno(V, cabezas_kv=2)),
     "mqa": ("MQA: 1 cabeza de claves para 4", lambda V: GPTModerno(V, cabezas_kv=1)),
     "llama": ("todo a la vez: un mini-Llama", lambda V: mini_llama(V)),

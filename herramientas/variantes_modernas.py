@@ -9,9 +9,10 @@ es ese modelo), una pieza de hoy cada vez (RMSNorm, SwiGLU, RoPE, GQA, MQA) y to
 
 Escribe en datos/variantes_modernas.csv, por variante y semilla: la pérdida de validación en el paso 100 (la que la
 lección 12 vuelve a medir en directo), la mejor y su paso, la de **prueba** del modelo de ese paso (medida una sola
-vez, al final), los parámetros, los bytes que guarda la caché por carácter leído y el tiempo de un paso de
-entrenamiento (el menor de varios, con un hilo, en la máquina que escribió el archivo: sirve para comparar entre
-filas, no como cifra fija). Veintiún entrenamientos: más de media hora en un hilo, por eso la lección lee el archivo.
+vez, al final), con RoPE la de validación en ventanas del doble de largas que las de entrenar, los parámetros y los
+bytes que guarda la caché por carácter leído. El tiempo de un paso no se guarda: depende de la máquina y de lo que
+esté haciendo, y la lección lo mide en directo, todas las variantes por turnos. Son veintiún entrenamientos, más de
+media hora con un hilo: por eso la lección lee el archivo.
 Escribe cada fila en cuanto la tiene. Si el archivo existe, no lo toca salvo con --forzar.
 """
 
@@ -20,12 +21,11 @@ import sys
 import time
 
 import torch
-import torch.nn.functional as F
 
 from herramientas.cuadernos import RAIZ, Orden
 from herramientas.medidas import RECETA, corpus_dividido
 from utilidades.cache import bytes_por_posicion
-from utilidades.gpt import contar_parametros, entrenar_gpt, lote_aleatorio, optimizador_adamw, perdida_en
+from utilidades.gpt import contar_parametros, entrenar_gpt, perdida_en
 from utilidades.modernos import GPTModerno, mini_llama
 
 ARCHIVO = RAIZ / "datos" / "variantes_modernas.csv"
@@ -33,7 +33,7 @@ PASOS = RECETA["pasos"]
 SEMILLAS = (0, 1, 2)
 COLUMNAS = ("variante", "semilla", "descripcion", "pasos", "validacion_100", "mejor_paso", "ultimo_paso",
             "mejor_validacion", "prueba", "validacion_contexto_doble", "parametros", "bytes_cache_por_caracter",
-            "ms_por_paso", "caracteres_corpus", "vocabulario")
+            "caracteres_corpus", "vocabulario")
 
 # nombre -> (descripción, cómo construir el modelo a partir del vocabulario V)
 VARIANTES = {
@@ -45,30 +45,6 @@ VARIANTES = {
     "mqa": ("MQA: 1 cabeza de claves para 4", lambda V: GPTModerno(V, cabezas_kv=1)),
     "llama": ("todo a la vez: un mini-Llama", lambda V: mini_llama(V)),
 }
-
-
-def ms_por_paso(modelo, entrenamiento, repeticiones=5, semilla=0):
-    """Milisegundos de un paso de entrenamiento (lote de la receta): el menor de `repeticiones`, tras uno de prueba.
-
-    Trabaja sobre una copia de los pesos y deja el modelo como estaba.
-    """
-    estado = {n: t.clone() for n, t in modelo.state_dict().items()}
-    optimizador = optimizador_adamw(modelo, RECETA["lr"], RECETA["weight_decay"])
-    generador = torch.Generator().manual_seed(semilla)
-    modelo.train()
-    mejor = float("inf")
-    for vez in range(repeticiones + 1):
-        x, y = lote_aleatorio(entrenamiento, modelo.contexto, RECETA["tamano_lote"], generador)
-        inicio = time.perf_counter()
-        perdida = F.cross_entropy(modelo(x).flatten(0, 1), y.flatten())
-        optimizador.zero_grad(set_to_none=True)
-        perdida.backward()
-        optimizador.step()
-        if vez > 0:  # el primero calienta
-            mejor = min(mejor, time.perf_counter() - inicio)
-    modelo.load_state_dict(estado)
-    modelo.eval()
-    return 1000 * mejor
 
 
 def _con_contexto_doble(modelo, validacion):
@@ -114,14 +90,13 @@ def medir(variantes=tuple(VARIANTES), semillas=SEMILLAS, pasos=PASOS, mostrar=Tr
                 "validacion_contexto_doble": _con_contexto_doble(modelo, validacion),
                 "parametros": contar_parametros(modelo),
                 "bytes_cache_por_caracter": bytes_por_posicion(modelo),
-                "ms_por_paso": f"{ms_por_paso(modelo, entrenamiento, semilla=semilla):.1f}",
                 "caracteres_corpus": len(texto), "vocabulario": V}
         filas.append(fila)
         if al_medir is not None:
             al_medir(fila)
         if mostrar:
             print(f"{descripcion:38s} semilla {semilla} · validación {fila['mejor_validacion']} (paso "
-                  f"{fila['mejor_paso']}) · prueba {fila['prueba']} · {fila['ms_por_paso']} ms/paso · "
+                  f"{fila['mejor_paso']}) · prueba {fila['prueba']} · "
                   f"{time.perf_counter() - inicio:.0f} s", flush=True)
     return filas
 

@@ -9,7 +9,7 @@ def _megas(kv=2, capas=24, cabezas=16, d_cabeza=64, contexto=1024, bytes_por_num
     return kv * capas * cabezas * d_cabeza * contexto * bytes_por_numero * lote / unidad
 
 
-def _qkv(d=96, d_kv=24, kv=2, sesgo=True):
+def _qkv(d=128, d_kv=32, kv=2, sesgo=True):
     return d * (d + kv * d_kv) + ((d + kv * d_kv) if sesgo else 0)
 
 
@@ -52,14 +52,16 @@ CASOS = {
     "12.3": Caso(
         solucion=_qkv(),
         errores=[
-            Error(_qkv(d_kv=96), "la atención multicabeza de siempre"),
+            Error(_qkv(d_kv=128), "la atención multicabeza de siempre"),
             Error(_qkv(sesgo=False), "lleva sesgo"),
             Error(_qkv(kv=1), "son dos, no una"),
-            Error(_qkv(d_kv=48), "cabezas_kv=2"),
-            Error(_qkv() + 96 * 96 + 96, "sin la de salida"),
-            Error(14000, "d_modelo + 2 · cabezas_kv"),
+            Error(_qkv(d_kv=64), "cabezas_kv=4"),
+            Error(_qkv() + 128 * 128 + 128, "sin la de salida"),
+            Error(25000, "d_cabeza = d_modelo / cabezas"),
         ],
-        adivinanzas=[Adivinanza(_qkv(d_kv=96), "contar la proyección de la lección 04 sin pensar en cabezas_kv")],
+        adivinanzas=[Adivinanza(_qkv(d_kv=128), "contar la proyección de la lección 04 sin pensar en cabezas_kv"),
+                     Adivinanza(96 * 144 + 144, "la proyección de MQA con las medidas del mini-GPT, que se deduce "
+                                                "de la tabla de la sección 8")],
     ),
     "12.4": Caso(
         solucion=_bytes(),

@@ -68,34 +68,35 @@ def _puntaje_girado(respuesta):
                                "multiplica: puedes usar girar() de la sección 5 con 4 filas iguales.")
 
 
-# Ejercicio 12.3: los parámetros de la proyección de entrada (qkv, con sesgo) de AtencionAgrupada(96, 4, cabezas_kv=1).
-D_12_3, CABEZAS_12_3, CABEZAS_KV_12_3 = 96, 4, 1
+# Ejercicio 12.3: los parámetros de la proyección de entrada (qkv, con sesgo) de AtencionAgrupada(128, 8, cabezas_kv=2).
+D_12_3, CABEZAS_12_3, CABEZAS_KV_12_3 = 128, 8, 2
 
 
-def _parametros_qkv(d=96, d_kv=24, kv=2, sesgo=True):
+def _parametros_qkv(d=128, d_kv=32, kv=2, sesgo=True):
     salidas = d + kv * d_kv
     return d * salidas + (salidas if sesgo else 0)
 
 
 @ejercicio("12.3")
-def _parametros_de_mqa(respuesta):
+def _parametros_de_gqa(respuesta):
     valor = exigir_numero(respuesta, "un número entero de parámetros")
     d_cabeza = D_12_3 // CABEZAS_12_3
-    if valor == _parametros_qkv(D_12_3, d_cabeza):
-        return bien("Q sigue teniendo sus 96 salidas; K y V se quedan en 24 cada una. La matriz pierde la mitad de "
-                    "sus columnas, y la caché, tres cuartas partes.")
+    d_kv = CABEZAS_KV_12_3 * d_cabeza
+    if valor == _parametros_qkv(D_12_3, d_kv):
+        return bien("Q sigue con sus 128 salidas; K y V se quedan en 32 cada una (2 cabezas de 16). La matriz tiene la "
+                    "mitad de columnas que la de la atención multicabeza, y la caché, la cuarta parte.")
     encontrada = _reconocer(valor, [
         (_parametros_qkv(D_12_3, D_12_3), "esa es la proyección de la atención multicabeza de siempre: con "
-                                          "cabezas_kv=1, K y V tienen solo d_cabeza = 96 / 4 salidas cada una."),
-        (_parametros_qkv(D_12_3, d_cabeza, sesgo=False), "la proyección lleva sesgo: una suma por cada salida."),
-        (_parametros_qkv(D_12_3, d_cabeza, kv=1), "K y V tienen cada una su parte de la proyección: son dos, no una."),
-        (_parametros_qkv(D_12_3, 2 * d_cabeza), "eso sería con cabezas_kv=2; aquí hay una sola cabeza de claves y "
+                                          "cabezas_kv=2, K y V tienen solo cabezas_kv · d_cabeza salidas cada una."),
+        (_parametros_qkv(D_12_3, d_kv, sesgo=False), "la proyección lleva sesgo: una suma por cada salida."),
+        (_parametros_qkv(D_12_3, d_kv, kv=1), "K y V tienen cada una su parte de la proyección: son dos, no una."),
+        (_parametros_qkv(D_12_3, 4 * d_cabeza), "eso sería con cabezas_kv=4; aquí hay 2 cabezas de claves y "
                                                 "valores."),
-        (_parametros_qkv(D_12_3, d_cabeza) + D_12_3 * D_12_3 + D_12_3, "se pide solo la proyección de entrada "
-                                                                       "(qkv), sin la de salida."),
+        (_parametros_qkv(D_12_3, d_kv) + D_12_3 * D_12_3 + D_12_3, "se pide solo la proyección de entrada (qkv), "
+                                                                   "sin la de salida."),
     ], rel_tol=1e-9)
     return encontrada or pista("la proyección de entrada tiene d_modelo entradas y d_modelo + 2 · cabezas_kv · "
-                               "d_cabeza salidas, con un sesgo por salida.")
+                               "d_cabeza salidas, con un sesgo por salida; d_cabeza = d_modelo / cabezas.")
 
 
 # Ejercicio 12.4: bytes por carácter (por token) de la caché de un modelo grande con GQA.

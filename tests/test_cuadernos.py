@@ -15,7 +15,7 @@ NOMBRES = {
     "01": "01_a_quien_mira_cada_palabra", "02": "02_atencion_a_mano", "03": "03_escala_y_temperatura",
     "04": "04_atencion_multicabeza", "05": "05_mascaras", "06": "06_posicion", "07": "07_bloque_transformer",
     "08": "08_invertir_digitos", "09": "09_imagenes_como_frases", "10": "10_mini_gpt",
-    "11": "11_el_transformer_entero",
+    "11": "11_el_transformer_entero", "12": "12_de_gpt2_a_los_modelos_de_hoy",
 }
 
 

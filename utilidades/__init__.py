@@ -15,6 +15,7 @@ Cada módulo se llama como lo que guarda, y lo enseña una lección:
 | 09 | `vision` | parches y el ViT diminuto |
 | 10 | `texto`, `gpt`, `dropout`, `escritor` | corpus y tokenizador; el mini-GPT y su *dropout*; el escritor |
 | 11 | `visualizador`, `visualizador_widget` | la pasada etapa por etapa y su widget |
+| 12 | `cache`, `modernos`, `gpt2` | la caché de claves y valores; RMSNorm, SwiGLU, RoPE, GQA y el mini-Llama; GPT-2 |
 | todas | `configuracion`, `graficos`, `formato` | preparar cada lección, el aspecto de las figuras, los números |
 | todas | `validacion`, `paneles`, `vistas`, `ejercicios` | errores claros, controles, vistas, ejercicios |
 """

@@ -54,7 +54,8 @@ def _puntaje_girado(respuesta):
     distancia = POSICION_Q_12_2 - POSICION_K_12_2
     if math.isclose(valor, math.cos(distancia), abs_tol=0.005):
         return bien("El puntaje solo depende de la distancia entre las dos posiciones: q en la 13 y k en la 11 darían "
-                    "lo mismo. Por eso RoPE sirve también para textos más largos que los de entrenar.")
+                    "lo mismo. Por eso un modelo con RoPE puede leer textos más largos que los de entrenar "
+                    "(leerlos bien es otra cosa: la sección 8 lo mide).")
     encontrada = _reconocer(valor, [
         (1.0, "sin girar, (1, 0) · (1, 0) = 1. Gira q un ángulo 3 y k un ángulo 1 antes del producto (con "
               "torch.cos y torch.sin el ángulo va en radianes, no en grados)."),

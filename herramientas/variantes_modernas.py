@@ -16,14 +16,13 @@ media hora con un hilo: por eso la lección lee el archivo.
 Escribe cada fila en cuanto la tiene. Si el archivo existe, no lo toca salvo con --forzar.
 """
 
-import csv
 import sys
 import time
 
 import torch
 
-from herramientas.cuadernos import RAIZ, Orden
-from herramientas.medidas import RECETA, corpus_dividido
+from herramientas.cuadernos import RAIZ
+from herramientas.medidas import RECETA, corpus_dividido, medir_y_guardar
 from utilidades.cache import bytes_por_posicion
 from utilidades.gpt import contar_parametros, entrenar_gpt, perdida_en
 from utilidades.modernos import GPTModerno, mini_llama
@@ -66,9 +65,9 @@ def orden_de_medida(variantes=tuple(VARIANTES), semillas=SEMILLAS):
     return primero + extremos + resto
 
 
-def medir(variantes=tuple(VARIANTES), semillas=SEMILLAS, pasos=PASOS, mostrar=True, al_medir=None):
+def medir(variantes=tuple(VARIANTES), semillas=SEMILLAS, pasos=PASOS, mostrar=True):
     """Entrena cada variante con cada semilla, en el orden de `orden_de_medida`, y devuelve la lista de filas
-    (diccionarios con COLUMNAS); `al_medir(fila)` se llama con cada una en cuanto se tiene."""
+    (diccionarios con COLUMNAS)."""
     texto, tokenizador, entrenamiento, validacion, prueba = corpus_dividido()
     V = len(tokenizador)
     filas = []
@@ -92,8 +91,6 @@ def medir(variantes=tuple(VARIANTES), semillas=SEMILLAS, pasos=PASOS, mostrar=Tr
                 "bytes_cache_por_caracter": bytes_por_posicion(modelo),
                 "caracteres_corpus": len(texto), "vocabulario": V}
         filas.append(fila)
-        if al_medir is not None:
-            al_medir(fila)
         if mostrar:
             print(f"{descripcion:38s} semilla {semilla} · validación {fila['mejor_validacion']} (paso "
                   f"{fila['mejor_paso']}) · prueba {fila['prueba']} · "
@@ -102,22 +99,7 @@ def medir(variantes=tuple(VARIANTES), semillas=SEMILLAS, pasos=PASOS, mostrar=Tr
 
 
 def main(argumentos):
-    opciones = Orden(__doc__.splitlines()[0])
-    opciones.add_argument("--forzar", action="store_true", help=f"sobrescribe {ARCHIVO.relative_to(RAIZ)}")
-    opciones = opciones.parse_args(argumentos)
-    if ARCHIVO.exists() and not opciones.forzar:
-        sys.exit(f"Ya existe {ARCHIVO.relative_to(RAIZ)}; usa --forzar para medirlo de nuevo.")
-    torch.set_num_threads(1)  # el mismo archivo en cada ejecución en esta máquina
-    with open(ARCHIVO, "w", newline="", encoding="utf-8") as salida:
-        escritor = csv.DictWriter(salida, fieldnames=COLUMNAS)
-        escritor.writeheader()
-
-        def al_medir(fila):
-            escritor.writerow(fila)
-            salida.flush()  # cada fila, en cuanto se tiene
-
-        medir(al_medir=al_medir)
-    print(f"Escrito {ARCHIVO.relative_to(RAIZ)}")
+    medir_y_guardar(argumentos, ARCHIVO, COLUMNAS, medir, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

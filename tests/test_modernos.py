@@ -8,6 +8,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from herramientas.medidas import RECETA
+from utilidades.ejercicios import leccion_06
 from utilidades.gpt import MiniGPT, contar_parametros, entrenar_gpt, parametros_por_formula, perdida_en
 from utilidades.mascaras import mascara_causal
 from utilidades.modernos import (
@@ -75,15 +76,8 @@ def test_swiglu_hace_su_cuenta():
 
 # --- RoPE ----------------------------------------------------------------------------------------------------------
 
-
-def rotacion(k, d_modelo):
-    """La matriz R_k de la lección 06: lleva PE(p) a PE(p + k)."""
-    omega = 1 / 10000 ** (torch.arange(0, d_modelo, 2, dtype=torch.float64) / d_modelo)
-    cos, sen = torch.diag(torch.cos(omega * k)), torch.diag(torch.sin(omega * k))
-    R = torch.zeros(d_modelo, d_modelo, dtype=torch.float64)
-    R[0::2, 0::2], R[0::2, 1::2] = cos, sen
-    R[1::2, 0::2], R[1::2, 1::2] = -sen, cos
-    return R
+# La matriz R_k de la lección 06 (lleva PE(p) a PE(p + k)): la misma con que se comprueba su ejercicio 06.4.
+rotacion = leccion_06._giro
 
 
 def test_girar_es_el_giro_de_la_leccion_06():

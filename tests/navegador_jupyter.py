@@ -24,7 +24,7 @@ import pytest
 
 import tareas
 from herramientas.cuadernos import RAIZ
-from herramientas.navegador import ruta_chromium
+from herramientas.navegador import OPCIONES_CHROMIUM, ruta_chromium
 
 CAPTURAS = RAIZ / "resultados" / "navegador"
 LECCIONES = sorted((RAIZ / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -32,7 +32,7 @@ WIDGET = "application/vnd.jupyter.widget-view+json"
 PANTALLA = {"width": 1280, "height": 720}
 TIEMPO_ABRIR = 120  # segundos para que el cuaderno se abra (y su kernel arranque)
 TIEMPO_POR_CUADERNO = 600  # segundos para ejecutar todas las celdas de una lección
-# Plazos propios de alguna lección (la 10 ya no entrena en el navegador: ver _leccion_10_sin_entrenar).
+# Plazos propios de alguna lección (la 10 no entrena en el navegador: ver SIN_ENTRENAR).
 TIEMPO_POR_CUADERNO_PROPIO = {}
 TIEMPO_EVALUATE = 30  # segundos que puede durar un evaluate en la página
 TIEMPO_PLAYWRIGHT = 30_000  # milisegundos de cada acción de playwright (clic, captura, navegación…)
@@ -93,28 +93,6 @@ def _cerrar_kernels(url):
                 _pedir(url + f"api/kernels/{kernel['id']}", "DELETE")
 
 
-def _leccion_10_sin_entrenar(origen, destino):
-    """Copia de la lección 10 para el navegador, sin sus entrenamientos (minutos de CPU).
-
-    Que el mini-GPT entrena y da lo que dice la lección lo comprueba nbval con la lección entera; aquí se prueba la
-    interfaz. La copia llega hasta el primer entrenamiento, crea el modelo sin entrenar y ejecuta la celda del
-    generador tal cual: el widget se dibuja y responde igual (escribe texto sin sentido, pero lo escribe).
-    """
-    cuaderno = json.loads(origen.read_text(encoding="utf-8"))
-    celdas = cuaderno["cells"]
-
-    def codigo(celda):
-        return "".join(celda["source"]) if celda["cell_type"] == "code" else ""
-
-    primera = next(i for i, c in enumerate(celdas) if re.search(r"(?<!def )entrenar_gpt\(", codigo(c)))
-    generador = [c for c in celdas if "EscritorInteractivo(" in codigo(c)]
-    assert len(generador) == 1, "la lección 10 debe tener una sola celda con el generador"
-    modelo = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-              "source": ["modelo = MiniGPT(V).to(dispositivo).eval()  # sin entrenar: aquí se prueba la interfaz"]}
-    cuaderno["cells"] = celdas[:primera] + [modelo, *generador]
-    destino.write_text(json.dumps(cuaderno, ensure_ascii=False, indent=1), encoding="utf-8")
-
-
 @pytest.fixture(scope="module")
 def jupyterlab():
     """Arranca JupyterLab (sin token, configuración temporal) sobre copias de las lecciones; devuelve su URL.
@@ -127,10 +105,7 @@ def jupyterlab():
     trabajo = temporal / "curso"
     (trabajo / "notebooks").mkdir(parents=True)
     for leccion in LECCIONES:
-        if leccion.stem == "10_mini_gpt":
-            _leccion_10_sin_entrenar(leccion, trabajo / "notebooks" / leccion.name)
-        else:
-            shutil.copy2(leccion, trabajo / "notebooks" / leccion.name)
+        shutil.copy2(leccion, trabajo / "notebooks" / leccion.name)
     # Otra copia de cada lección, entera, para presentarla con RISE (tests/test_rise.py la ejecuta y la guarda,
     # como Alt+R): las de notebooks/ siguen como las abre un estudiante. Junto a las dos, el
     # estilo de las presentaciones (RISE carga el rise.css de la carpeta del cuaderno).
@@ -372,3 +347,122 @@ class Visita:
 def _plazo_de_ejecucion(leccion):
     """Segundos que puede tardar «ejecutar todo» en una lección."""
     return TIEMPO_POR_CUADERNO_PROPIO.get(leccion.stem, TIEMPO_POR_CUADERNO)
+
+
+# En el navegador se ejecuta solo lo que necesitan los paneles de una lección (que cada celda da lo guardado lo
+# comprueba nbval con la lección entera). Lo que sustituye a sus entrenamientos (minutos de CPU): desde la primera
+# celda que los llama hasta el primer panel se ejecuta este código en su lugar (en el kernel, sin tocar el
+# cuaderno). El generador de la lección 10 se dibuja y responde igual con un modelo sin entrenar (escribe texto sin
+# sentido, pero lo escribe).
+SIN_ENTRENAR = {"10_mini_gpt": (r"(?<!def )entrenar_gpt\(", "modelo = MiniGPT(V).to(dispositivo).eval()")}
+
+# Vacía el número de ejecución de las celdas de código [desde, hasta] y las ejecuta (sin esperar: se sondea).
+EJECUTAR_CELDAS = """([desde, hasta]) => {
+  const app = window.jupyterapp;
+  const cuaderno = app.shell.currentWidget.content;
+  for (let i = desde; i <= hasta; i++) {
+    const celda = cuaderno.widgets[i];
+    if (celda.model.type === "code") celda.model.executionCount = null;
+  }
+  cuaderno.deselectAll();
+  cuaderno.activeCellIndex = desde;
+  cuaderno.extendContiguousSelectionTo(hasta);
+  app.commands.execute("notebook:run-cell");
+  return true;
+}"""
+
+ESTADO_CELDAS_RANGO = """([desde, hasta]) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const kernel = panel.sessionContext.session ? panel.sessionContext.session.kernel : null;
+  let pendientes = 0;
+  const errores = [];
+  for (let i = desde; i <= hasta; i++) {
+    const celda = panel.content.widgets[i];
+    if (celda.model.type !== "code") continue;
+    if (celda.model.executionCount === null) pendientes += 1;
+    for (let k = 0; k < celda.model.outputs.length; k++) {
+      const salida = celda.model.outputs.get(k).toJSON();
+      if (salida.output_type === "error") errores.push(`celda ${i}: ${salida.ename}: ${salida.evalue}`);
+    }
+  }
+  const ocupadas = Array.from(panel.node.querySelectorAll(".jp-InputPrompt")).filter(
+    (p) => p.textContent.includes("*")).length;
+  return {estado: kernel ? kernel.status : "sin kernel", pendientes, ocupadas, errores};
+}"""
+
+EJECUTAR_CODIGO = """async (codigo) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const respuesta = await kernel.requestExecute({code: codigo, store_history: false}).done;
+  return respuesta.content.status === "ok" ? null : `${respuesta.content.ename}: ${respuesta.content.evalue}`;
+}"""
+
+
+def _celdas_de_paneles(leccion):
+    """Índices (entre todas las celdas) de las celdas de código que guardan un widget."""
+    cuaderno = json.loads(leccion.read_text(encoding="utf-8"))
+    return [i for i, celda in enumerate(cuaderno["cells"]) if celda["cell_type"] == "code"
+            and any(WIDGET in salida.get("data", {}) for salida in celda.get("outputs", []))]
+
+
+def _pasos_para_los_paneles(leccion, paneles):
+    """Lo que se ejecuta antes de presentar: rangos de celdas [desde, hasta] y código suelto, en orden."""
+    if not paneles:
+        return []
+    if leccion.stem not in SIN_ENTRENAR:
+        return [("celdas", [0, paneles[-1]])]
+    patron, sustituto = SIN_ENTRENAR[leccion.stem]
+    celdas = json.loads(leccion.read_text(encoding="utf-8"))["cells"]
+    primera = next(i for i, c in enumerate(celdas)
+                   if c["cell_type"] == "code" and re.search(patron, "".join(c["source"])))
+    assert primera < paneles[0], f"{leccion.name}: el primer panel debe venir después del entrenamiento"
+    pasos = [("celdas", [0, primera - 1]), ("codigo", sustituto)]
+    return pasos + [("celdas", [i, i]) for i in paneles]
+
+
+def _ejecutar_para_los_paneles(visita, pasos):
+    """Ejecuta en el cuaderno abierto los pasos de `_pasos_para_los_paneles`, cada uno hasta que termina."""
+    visita.esperar(ESTADO_PAGINA, lambda e: e.get("kernel") == "idle", "el kernel listo", TIEMPO_ABRIR, "_sin_kernel")
+    for tipo, argumento in pasos:
+        if tipo == "codigo":
+            error = _evaluar(visita.pagina, EJECUTAR_CODIGO, argumento, tiempo=TIEMPO_ABRIR)
+            assert error is None, f"{visita.nombre}: «{argumento}» dio {error}"
+            continue
+        _evaluar(visita.pagina, EJECUTAR_CELDAS, argumento)
+        estado = visita.esperar(
+            ESTADO_CELDAS_RANGO, lambda e: e["errores"] or (e["pendientes"] == 0 and e["ocupadas"] == 0
+                                                             and e["estado"] == "idle"),
+            f"ejecutar las celdas {argumento[0]}–{argumento[1]}", _plazo_de_ejecucion(visita.leccion), "_sin_terminar",
+            cada=1, argumento=argumento)
+        assert not estado["errores"], f"{visita.nombre}: error al ejecutar:\n" + "\n".join(estado["errores"])
+
+
+
+class _Chromium:
+    """Un Chromium y un contexto para todas las lecciones (cada una en una pestaña nueva); si el vigilante lo cerró,
+    otro."""
+
+    def __init__(self, playwright):
+        self.playwright = playwright
+        self.navegador = None
+        self.contexto = None
+
+    def pestana(self):
+        if self.navegador is None or not self.navegador.is_connected():
+            self.navegador = self.playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                             args=OPCIONES_CHROMIUM, timeout=60_000)
+            self.contexto = self.navegador.new_context(viewport=PANTALLA)
+            self.contexto.set_default_timeout(TIEMPO_PLAYWRIGHT)
+            self.contexto.set_default_navigation_timeout(TIEMPO_PLAYWRIGHT * 2)
+        return self.contexto.new_page()
+
+    def cerrar(self):
+        if self.navegador is not None:
+            with contextlib.suppress(Exception):
+                self.navegador.close()
+
+
+@pytest.fixture(scope="module")
+def chromium(playwright_sync):
+    lanzador = _Chromium(playwright_sync)
+    yield lanzador
+    lanzador.cerrar()

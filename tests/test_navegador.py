@@ -1,19 +1,23 @@
 """Cada lección en un navegador de verdad: JupyterLab en 127.0.0.1 y Chromium sin cabeza (playwright).
 
-Para cada cuaderno notebooks/NN_*.ipynb (copiado a una carpeta temporal: nunca se tocan los del repositorio; la
-copia de la lección 10 no entrena, ver `_leccion_10_sin_entrenar`):
+Para cada cuaderno notebooks/NN_*.ipynb (copiado a una carpeta temporal: nunca se tocan los del repositorio):
 1. Se abre SIN ejecutar, en un espacio de trabajo nuevo (`?reset`: sin pestañas ni kernels de otras
    lecciones), como lo abre un estudiante: las salidas guardadas se ven, ninguna es un error y ningún widget
    muestra su representación cruda (`Panel(children=…`) sino una línea en castellano.
-2. Si la lección tiene widgets, se ejecutan todas sus celdas y la prueba falla si alguna salida es un error o
-   texto de error (stderr), o si un widget no se muestra. En la lección 01 un estudiante usa la actividad.
+2. Si la lección tiene widgets, se ejecuta lo que necesitan (todas sus celdas hasta el último panel; de la
+   lección 10, sin sus entrenamientos: ver SIN_ENTRENAR en tests/navegador_jupyter.py) y la prueba falla si alguna
+   salida es un error o texto de error (stderr), o si un widget no se muestra. Lo que viene después del último
+   panel lo ejecuta nbval con la lección entera. En la lección 01 un estudiante usa la actividad; en la 10, el
+   generador; en la 11, el visualizador.
 3. Al terminar se cierran los kernels de la lección.
-Cada lección se abre también en la interfaz de Notebook 7 (prefijo de capturas nb7_); allí solo se ejecuta
-entera la 01, la de la actividad.
+Cada lección se abre también en la interfaz de Notebook 7 (prefijo de capturas nb7_); allí solo se ejecuta la
+01 («ejecutar todo», como lo haría un estudiante), la de la actividad.
 
-Ninguna espera es ilimitada: cada `evaluate` compite en la página contra un plazo, playwright tiene plazos
-propios y un vigilante cierra Chromium si algo se queda colgado; toda espera agotada falla con una captura y
-lo que mostraba la página. Las capturas (1280 × 720, el tamaño de un proyector) quedan en resultados/navegador/.
+Un solo Chromium y un solo contexto para todas las lecciones (su caché evita bajar y compilar otra vez el código
+de JupyterLab con cada una), cada lección en una pestaña nueva. Ninguna espera es ilimitada: cada `evaluate`
+compite en la página contra un plazo, playwright tiene plazos propios y un vigilante cierra Chromium si algo se
+queda colgado (la prueba siguiente abre otro); toda espera agotada falla con una captura y lo que mostraba la
+página. Las capturas (1280 × 720, el tamaño de un proyector) quedan en resultados/navegador/.
 """
 
 import contextlib
@@ -27,29 +31,30 @@ import navegador_jupyter
 import pytest
 from navegador_jupyter import (
     CAPTURAS,
-    CHROMIUM,
     ESTADO_CELDAS,
     INTERFACES,
     LECCIONES,
-    PANTALLA,
     PRESENTAR,
     TIEMPO_ABRIR,
     TIEMPO_PLAYWRIGHT,
     WIDGET,
     Visita,
+    _celdas_de_paneles,
     _cerrar_kernels,
+    _ejecutar_para_los_paneles,
     _evaluar,
+    _pasos_para_los_paneles,
     _plazo_de_ejecucion,
     _vigilante,
 )
 
 import tareas
 from herramientas.cuadernos import RAIZ
-from herramientas.navegador import OPCIONES_CHROMIUM
 
 # Los accesorios de pytest de navegador_jupyter (de alcance «module»: un JupyterLab para este archivo).
 jupyterlab = navegador_jupyter.jupyterlab
 playwright_sync = navegador_jupyter.playwright_sync
+chromium = navegador_jupyter.chromium
 
 # Lo que delata un widget mostrado crudo o roto.
 CRUDO = re.compile(r"\w+\(children=|Error displaying widget|model not found|Failed to load model", re.I)
@@ -108,26 +113,21 @@ WIDGETS_EN_PANTALLA = """() => {
 
 
 @pytest.mark.parametrize(("leccion", "interfaz"), CASOS)
-def test_leccion_en_el_navegador(jupyterlab, playwright_sync, leccion, interfaz):
+def test_leccion_en_el_navegador(jupyterlab, chromium, leccion, interfaz):
     CAPTURAS.mkdir(parents=True, exist_ok=True)
     ejecutar = _tiene_widgets(leccion) and (interfaz == "lab" or leccion.name.startswith("01_"))
     plazo_total = TIEMPO_ABRIR * 2 + (_plazo_de_ejecucion(leccion) + 240 if ejecutar else 60)
     with _vigilante(plazo_total, f"{leccion.name} ({interfaz})"):
-        navegador = playwright_sync.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                                    args=OPCIONES_CHROMIUM, timeout=60_000)
+        pagina = chromium.pestana()
         try:
-            _probar_leccion(navegador, jupyterlab, leccion, interfaz, ejecutar)
+            _probar_leccion(pagina, jupyterlab, leccion, interfaz, ejecutar)
         finally:
             with contextlib.suppress(Exception):
-                navegador.close()
+                pagina.close()
             _cerrar_kernels(jupyterlab)
 
 
-def _probar_leccion(navegador, url, leccion, interfaz, ejecutar):
-    contexto = navegador.new_context(viewport=PANTALLA)
-    contexto.set_default_timeout(TIEMPO_PLAYWRIGHT)
-    contexto.set_default_navigation_timeout(TIEMPO_PLAYWRIGHT * 2)
-    pagina = contexto.new_page()
+def _probar_leccion(pagina, url, leccion, interfaz, ejecutar):
     visita = Visita(pagina, leccion, interfaz)
     fallos_js = []
 
@@ -155,8 +155,11 @@ def _probar_leccion(navegador, url, leccion, interfaz, ejecutar):
     if not ejecutar:
         return
 
-    # 2. Ejecutada entera: sin errores y cada widget a la vista.
-    estado = visita.ejecutar_todo()
+    # 2. Ejecutado lo que necesitan sus paneles (en Notebook 7, todo): sin errores y cada widget a la vista.
+    if interfaz == "lab":
+        _ejecutar_para_los_paneles(visita, _pasos_para_los_paneles(leccion, _celdas_de_paneles(leccion)))
+    else:
+        visita.ejecutar_todo()
     pagina.wait_for_timeout(1500)  # que los widgets terminen de dibujarse
     estado = _evaluar(pagina, ESTADO_CELDAS)
     assert not estado["problemas"], f"{visita.nombre} tiene salidas de error:\n" + "\n".join(estado["problemas"])
@@ -297,17 +300,13 @@ def _estudiante_en_el_visualizador(visita):
 PRESENTADA = "02_atencion_a_mano.ipynb"
 
 
-def test_una_leccion_se_presenta_con_celdas_vivas(jupyterlab, playwright_sync):
+def test_una_leccion_se_presenta_con_celdas_vivas(jupyterlab, chromium):
     """Como un docente: ejecuta la lección antes de clase, la abre como presentación (RISE, mismo kernel), avanza
     de diapositiva y ejecuta en directo una celda de código, sin errores."""
     CAPTURAS.mkdir(parents=True, exist_ok=True)
     with _vigilante(TIEMPO_ABRIR * 5, f"diapositivas de {PRESENTADA}"):
-        navegador = playwright_sync.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                                    args=OPCIONES_CHROMIUM, timeout=60_000)
+        pagina = chromium.pestana()
         try:
-            contexto = navegador.new_context(viewport=PANTALLA)
-            contexto.set_default_timeout(TIEMPO_PLAYWRIGHT)
-            pagina = contexto.new_page()
             antes_de_clase = Visita(pagina, RAIZ / "notebooks" / PRESENTADA, "lab")
             antes_de_clase.abrir(jupyterlab)
             antes_de_clase.ejecutar_todo()
@@ -355,7 +354,7 @@ def test_una_leccion_se_presenta_con_celdas_vivas(jupyterlab, playwright_sync):
             assert not fallos_js, "Errores de JavaScript en la presentación:\n" + "\n".join(fallos_js)
         finally:
             with contextlib.suppress(Exception):
-                navegador.close()
+                pagina.close()
             _cerrar_kernels(jupyterlab)
 
 

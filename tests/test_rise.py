@@ -12,33 +12,29 @@ ilimitada.
 
 import contextlib
 import json
-import re
 import time
 
 import navegador_jupyter
 import pytest
 from navegador_jupyter import (
     CAPTURAS,
-    CHROMIUM,
-    ESTADO_PAGINA,
     LECCIONES,
-    PANTALLA,
     PRESENTAR,
     TIEMPO_ABRIR,
-    TIEMPO_PLAYWRIGHT,
-    WIDGET,
     Visita,
+    _celdas_de_paneles,
     _cerrar_kernels,
+    _ejecutar_para_los_paneles,
     _evaluar,
+    _pasos_para_los_paneles,
     _plazo_de_ejecucion,
     _vigilante,
 )
 
-from herramientas.navegador import OPCIONES_CHROMIUM
-
 # Los accesorios de pytest de navegador_jupyter (de alcance «module»: un JupyterLab para este archivo).
 jupyterlab = navegador_jupyter.jupyterlab
 playwright_sync = navegador_jupyter.playwright_sync
+chromium = navegador_jupyter.chromium
 
 
 
@@ -48,14 +44,11 @@ playwright_sync = navegador_jupyter.playwright_sync
 # y lo abre como presentación, con el mismo kernel) y avanza con Espacio por cada diapositiva y fragmento. Los
 # cuadernos se guardan sin el estado de los widgets (metadata.widgets): sin kernel, RISE, como JupyterLab, muestra
 # el resumen en texto de cada panel; por eso se ejecuta antes lo necesario, y solo eso (de la lección 10, sin sus
-# entrenamientos: el generador se dibuja igual con un modelo sin entrenar, como en _leccion_10_sin_entrenar).
+# entrenamientos: ver SIN_ENTRENAR en tests/navegador_jupyter.py).
 # RISE lee el cuaderno del disco y solo dibuja los widgets de un cuaderno de confianza: lo es si se ejecutó entero
 # antes de guardarlo (lo que pide DOCENTES.md) o si se marca «Trust Notebook»; aquí, que se ejecuta solo una parte,
 # se marca.
 
-# Lo que sustituye a los entrenamientos de una lección: desde la primera celda que los llama hasta el primer panel
-# se ejecuta este código en su lugar (en el kernel, sin tocar el cuaderno que se presenta).
-SIN_ENTRENAR = {"10_mini_gpt": (r"(?<!def )entrenar_gpt\(", "modelo = MiniGPT(V).to(dispositivo).eval()")}
 TIEMPO_DIAPOSITIVA = 5  # segundos para que la presentación cambie de diapositiva tras pulsar Espacio
 TIEMPO_ULTIMA = 1  # los mismos, en la diapositiva que la página da por última (ni diapositiva ni fragmento detrás)
 TIEMPO_RECORRER = 240  # segundos para recorrer (y medir) una presentación entera
@@ -176,46 +169,6 @@ RECORRER = """async ([paneles, plazo, plazoUltima]) => {
 
 SECCIONES = """() => Array.from(document.querySelectorAll(".reveal .slides section[id^='slide-']")).map((s) => s.id)"""
 
-# Vacía el número de ejecución de las celdas de código [desde, hasta] y las ejecuta (sin esperar: se sondea).
-EJECUTAR_CELDAS = """([desde, hasta]) => {
-  const app = window.jupyterapp;
-  const cuaderno = app.shell.currentWidget.content;
-  for (let i = desde; i <= hasta; i++) {
-    const celda = cuaderno.widgets[i];
-    if (celda.model.type === "code") celda.model.executionCount = null;
-  }
-  cuaderno.deselectAll();
-  cuaderno.activeCellIndex = desde;
-  cuaderno.extendContiguousSelectionTo(hasta);
-  app.commands.execute("notebook:run-cell");
-  return true;
-}"""
-
-ESTADO_CELDAS_RANGO = """([desde, hasta]) => {
-  const panel = window.jupyterapp.shell.currentWidget;
-  const kernel = panel.sessionContext.session ? panel.sessionContext.session.kernel : null;
-  let pendientes = 0;
-  const errores = [];
-  for (let i = desde; i <= hasta; i++) {
-    const celda = panel.content.widgets[i];
-    if (celda.model.type !== "code") continue;
-    if (celda.model.executionCount === null) pendientes += 1;
-    for (let k = 0; k < celda.model.outputs.length; k++) {
-      const salida = celda.model.outputs.get(k).toJSON();
-      if (salida.output_type === "error") errores.push(`celda ${i}: ${salida.ename}: ${salida.evalue}`);
-    }
-  }
-  const ocupadas = Array.from(panel.node.querySelectorAll(".jp-InputPrompt")).filter(
-    (p) => p.textContent.includes("*")).length;
-  return {estado: kernel ? kernel.status : "sin kernel", pendientes, ocupadas, errores};
-}"""
-
-EJECUTAR_CODIGO = """async (codigo) => {
-  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-  const respuesta = await kernel.requestExecute({code: codigo, store_history: false}).done;
-  return respuesta.content.status === "ok" ? null : `${respuesta.content.ename}: ${respuesta.content.evalue}`;
-}"""
-
 # Guarda el cuaderno (como Alt+R antes de presentar). La promesa de «docmanager:save» puede no resolverse tras
 # «Trust Notebook» aunque el archivo ya esté guardado: se espera a que el servidor devuelva la fecha nueva.
 GUARDAR = """async () => {
@@ -228,45 +181,6 @@ GUARDAR = """async () => {
   return contexto.contentsModel.last_modified;
 }"""
 CONFIAR = """() => { window.jupyterapp.commands.execute("notebook:trust"); return true; }"""  # abre un diálogo
-
-
-def _celdas_de_paneles(leccion):
-    """Índices (entre todas las celdas) de las celdas de código que guardan un widget."""
-    cuaderno = json.loads(leccion.read_text(encoding="utf-8"))
-    return [i for i, celda in enumerate(cuaderno["cells"]) if celda["cell_type"] == "code"
-            and any(WIDGET in salida.get("data", {}) for salida in celda.get("outputs", []))]
-
-
-def _pasos_para_los_paneles(leccion, paneles):
-    """Lo que se ejecuta antes de presentar: rangos de celdas [desde, hasta] y código suelto, en orden."""
-    if not paneles:
-        return []
-    if leccion.stem not in SIN_ENTRENAR:
-        return [("celdas", [0, paneles[-1]])]
-    patron, sustituto = SIN_ENTRENAR[leccion.stem]
-    celdas = json.loads(leccion.read_text(encoding="utf-8"))["cells"]
-    primera = next(i for i, c in enumerate(celdas)
-                   if c["cell_type"] == "code" and re.search(patron, "".join(c["source"])))
-    assert primera < paneles[0], f"{leccion.name}: el primer panel debe venir después del entrenamiento"
-    pasos = [("celdas", [0, primera - 1]), ("codigo", sustituto)]
-    return pasos + [("celdas", [i, i]) for i in paneles]
-
-
-def _ejecutar_para_los_paneles(visita, pasos):
-    """Ejecuta en el cuaderno abierto los pasos de `_pasos_para_los_paneles`, cada uno hasta que termina."""
-    visita.esperar(ESTADO_PAGINA, lambda e: e.get("kernel") == "idle", "el kernel listo", TIEMPO_ABRIR, "_sin_kernel")
-    for tipo, argumento in pasos:
-        if tipo == "codigo":
-            error = _evaluar(visita.pagina, EJECUTAR_CODIGO, argumento, tiempo=TIEMPO_ABRIR)
-            assert error is None, f"{visita.nombre}: «{argumento}» dio {error}"
-            continue
-        _evaluar(visita.pagina, EJECUTAR_CELDAS, argumento)
-        estado = visita.esperar(
-            ESTADO_CELDAS_RANGO, lambda e: e["errores"] or (e["pendientes"] == 0 and e["ocupadas"] == 0
-                                                             and e["estado"] == "idle"),
-            f"ejecutar las celdas {argumento[0]}–{argumento[1]}", _plazo_de_ejecucion(visita.leccion), "_sin_terminar",
-            cada=1, argumento=argumento)
-        assert not estado["errores"], f"{visita.nombre}: error al ejecutar:\n" + "\n".join(estado["errores"])
 
 
 def _recorrer_presentacion(pagina, paneles):
@@ -290,36 +204,6 @@ def _esperar_dibujo(pagina, paneles):
         pagina.wait_for_timeout(150)
     return None
 
-
-class _Chromium:
-    """Un Chromium y un contexto para todas las lecciones (cada una en una pestaña nueva); si el vigilante lo cerró,
-    otro."""
-
-    def __init__(self, playwright):
-        self.playwright = playwright
-        self.navegador = None
-        self.contexto = None
-
-    def pestana(self):
-        if self.navegador is None or not self.navegador.is_connected():
-            self.navegador = self.playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                                             args=OPCIONES_CHROMIUM, timeout=60_000)
-            self.contexto = self.navegador.new_context(viewport=PANTALLA)
-            self.contexto.set_default_timeout(TIEMPO_PLAYWRIGHT)
-            self.contexto.set_default_navigation_timeout(TIEMPO_PLAYWRIGHT * 2)
-        return self.contexto.new_page()
-
-    def cerrar(self):
-        if self.navegador is not None:
-            with contextlib.suppress(Exception):
-                self.navegador.close()
-
-
-@pytest.fixture(scope="module")
-def chromium(playwright_sync):
-    lanzador = _Chromium(playwright_sync)
-    yield lanzador
-    lanzador.cerrar()
 
 
 @pytest.mark.parametrize("leccion", LECCIONES, ids=lambda ruta: f"rise-{ruta.stem}")

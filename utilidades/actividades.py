@@ -343,7 +343,10 @@ def dibujar_estado(consultas=CONSULTAS_INICIALES, claves=CLAVES_INICIALES, elegi
     for j, palabra in enumerate(palabras):
         ax_plano.scatter(*K[j], s=TAMANO_PUNTO(pesos[j]), color=ACENTO if j == elegida else TINTA,
                          alpha=0.85 if datos["visibles"][j] else 0.25, zorder=3)
-        etiquetas.append(ax_plano.annotate(palabra, K[j], xytext=(8, 6), textcoords="offset points", fontsize=12))
+        # El nombre de la clave de la palabra elegida, en su mismo rojo: junto a otra clave no parece de esa otra.
+        color = {"color": ACENTO} if j == elegida else {}
+        etiquetas.append(ax_plano.annotate(palabra, K[j], xytext=(8, 6), textcoords="offset points", fontsize=12,
+                                           **color))
     # La punta se queda 5 puntos antes de la consulta y la cabeza es algo menor que la de matplotlib: en el estado
     # inicial la clave de «plata» está a 0.42 de la consulta de «banco», y con la flecha entera la cabeza la rozaba.
     ax_plano.annotate("", xy=Q[elegida], xytext=(0, 0),

@@ -97,17 +97,19 @@ def vista_de_escala(d, consultas=1000, claves=8, semilla=0, d_maximo=512):
         limite = max(1.0, float(np.abs(valores).max()))
         ejes[0].hist(valores, bins=np.linspace(-limite, limite, 61), density=True, log=True, color=color, alpha=0.75,
                      label=nombre)
-    # Fijo para todo d, como el eje de los puntajes. Arriba, hasta 1000, queda sitio para la leyenda sobre el pico
-    # central (densidad ≈ 0.4, y ≈ 1 con d = 1): con un tope de 3, su borde inferior rozaba ese pico.
-    ejes[0].set_ylim(1e-4, 1e3)
+    # Fijo para todo d, como el eje de los puntajes. Los datos no pasan de una densidad ≈ 1 (el pico central con
+    # d = 1): hasta 30 queda década y media libre arriba para la leyenda (con un tope de 3, su borde inferior rozaba
+    # ese pico; con uno de 1000, medio panel quedaba vacío y la caída del histograma rojo se apretaba abajo).
+    ejes[0].set_ylim(1e-4, 30)
     tope = max(float(np.abs(crudos).max()),
                float(np.abs(_puntajes_crudos(max(d, d_maximo), consultas, claves, semilla)).max()))
     ejes[0].set_xlim(-1.05 * tope, 1.05 * tope)
     ejes[0].set_title(f"Puntajes con d = {d}")
     ejes[0].set_xlabel("puntaje")
     ejes[0].set_ylabel("densidad (área 1, escala log.)")
-    # Los dos histogramas quedan en el centro del eje fijo: la leyenda, en una esquina, no tapa su pico.
-    ejes[0].legend(loc="upper right")
+    # La leyenda, en una sola línea en la década libre de arriba: en una esquina, en dos líneas, llegaba hasta el
+    # pico de d = 1, que está en el centro.
+    ejes[0].legend(loc="upper center", ncol=2)
     ejes[1].bar([0, 1], [r["peso_mayor_crudo"], r["peso_mayor_escalado"]], color=[ACENTO, TINTA])
     ejes[1].axhline(1 / claves, color=GRIS, lw=1.2, ls="--", label=f"reparto igual (1/{claves})")
     ejes[1].set_xticks([0, 1])

@@ -7,7 +7,7 @@ No se enseña en ninguna celda: son las figuras y los textos de los paneles, apa
 import torch
 
 from utilidades.atencion import atencion
-from utilidades.graficos import mapa_de_calor
+from utilidades.graficos import FONDO_OCULTO, mapa_de_calor
 from utilidades.mascaras import combinar_mascaras, mascara_de_relleno
 
 # --- Lección 04: el selector de cabezas -----------------------------------------------------------------
@@ -69,7 +69,7 @@ def mascara_elegida(longitudes, L, causal, relleno):
 
 
 def vista_de_mascaras(Q, K, frases, frase, causal, relleno):
-    """Lo que muestran los conmutadores: (texto con las celdas visibles, mapa de calor con lo oculto en blanco).
+    """Lo que muestran los conmutadores: (texto con las celdas visibles, mapa de calor con lo oculto tachado).
 
     `Q` y `K` son (lote, L, d): cada frase con sus propias consultas y claves.
     """
@@ -82,7 +82,10 @@ def vista_de_mascaras(Q, K, frases, frase, causal, relleno):
     texto = (f"«{' '.join(palabras)}» · causal: {'sí' if causal else 'no'} · relleno: {'sí' if relleno else 'no'}"
              f" · {visibles} de {L * L} celdas visibles · cada fila suma "
              + " ".join(f"{s:.2f}" for s in pesos.sum(dim=-1).tolist()))
-    fig, _ = mapa_de_calor(pesos, palabras, palabras, valores=True, oculto=mascara,
-                           titulo="Pesos (en blanco y tachado: oculto)",
+    # El título dice qué frase y qué máscaras; lo oculto, tachado y en color arena (un peso casi 0 sale casi blanco).
+    titulo = (f"«{' '.join(p for p in palabras if p != RELLENO)}» · causal: {'sí' if causal else 'no'}"
+              f" · relleno: {'sí' if relleno else 'no'}")
+    fig, _ = mapa_de_calor(pesos, palabras, palabras, valores=True, oculto=mascara, relleno_oculto=FONDO_OCULTO,
+                           titulo=titulo,
                            etiqueta_filas="palabra que mira (consulta)", etiqueta_columnas="palabra mirada (clave)")
     return texto, fig

@@ -19,6 +19,25 @@ def _busqueda_blanda_numpy(consulta, claves, valores, temperatura):
     return (pesos / pesos.sum()) @ valores.numpy()
 
 
+def _busqueda_blanda_numpy_directa(consulta, claves, valores, temperatura):
+    """La de un libro de NumPy, sin convertir nada: con tensores falla (np.max(s) pide `dim`), con arrays funciona."""
+    s = claves.dot(consulta) / (np.sqrt(consulta.size) * temperatura)
+    e = np.exp(s - np.max(s))  # restar el máximo, como en la actividad
+    w = e / e.sum(keepdims=True)
+    return w @ valores
+
+
+def _busqueda_blanda_numpy_sobre_tensores(consulta, claves, valores, temperatura):
+    """NumPy aplicado a los tensores tal cual llegan (np.exp y np.matmul los aceptan, con un aviso que no se ve)."""
+    pesos = np.exp(np.matmul(claves, consulta) / (np.sqrt(len(consulta)) * temperatura))
+    return np.matmul(pesos / pesos.sum(), valores)
+
+
+def _rota(consulta, claves, valores, temperatura):
+    """Falla con tensores y con arrays: la pista debe decir que la comprobación probó los dos."""
+    return consulta.no_existe
+
+
 def _con_divisor(divisor):
     """Una búsqueda blanda equivocada: divide los puntajes por divisor(d, T)."""
     def busqueda(consulta, claves, valores, temperatura):
@@ -71,7 +90,8 @@ CASOS = {
                      Adivinanza("Ana", "la primera palabra, la única que ve cualquiera")],
         solucion="plata",
         errores=[Error("banco", "sin máscara"), Error("el", "van después"), Error("en", "sí misma"),
-                 Error("guardó", "segunda"), Error("perro", "no está en la frase"), Error(4, "entre comillas")],
+                 Error("guardo", "segunda"), Error("perro", "no está en la frase"), Error(4, "entre comillas")],
+        # «guardo», sin tilde, es «guardó» (la segunda más mirada): su pista, no «esa palabra no está en la frase».
         acepta=["«plata»", " Plata "],
         desviadas=["guardó", "Ana", "la"],
         tipos=False,
@@ -81,13 +101,14 @@ CASOS = {
                      Adivinanza(_seccion_3, "la búsqueda de la sección 3 copiada, sin escala ni temperatura"),
                      Adivinanza(_raiz_de_2, "la fórmula de la actividad copiada, con √2 fijo")],
         solucion=_busqueda_blanda,
-        acepta=[_busqueda_blanda_numpy],
+        acepta=[_busqueda_blanda_numpy, _busqueda_blanda_numpy_directa, _busqueda_blanda_numpy_sobre_tensores],
         errores=[Error(_sin_return, "no devuelve nada"), Error(_seccion_3, "sección 3 tal cual"),
                  Error(_solo_T, "falta la raíz"), Error(_solo_raiz, "no usa la temperatura"),
                  Error(_multiplica_T, "multiplicado por la temperatura"), Error(_raiz_de_2, "aquí d = 9"),
                  Error(_d_por_T, "con su raíz"), Error(_media_simple, "media simple"),
                  Error(_solo_pesos, "son los pesos"), Error(_sin_softmax, "puntajes en crudo"),
                  Error(_con_los_pesos, "devuelve 2 cosas a la vez"), Error(_raiz_de_n, "número de claves"),
+                 Error(_rota, "con arrays de NumPy también"),
                  Error(_raiz_de_d_v, "componentes de los valores"),
                  Error(_busqueda_blanda(torch.zeros(2), torch.zeros(3, 2), torch.zeros(3, 2), 1.0), "sin paréntesis")],
     ),
@@ -103,7 +124,7 @@ CASOS = {
         rechaza=[0.962, 0.964, 0.959, 0.966],  # inventados cerca del peso, con tres decimales
         errores=[Error(96.3, "porcentaje"), Error(0.746, "sin la máscara"), Error(0.037, "a sí misma"),
                  Error([0.963, 0.037], "un solo número"), Error(0.96, "tres decimales"),
-                 Error(0.959, "leerlo a ojo"), Error(0.962, "Redondea, no trunques"),
+                 Error(0.959, "redondear el peso exacto"), Error(0.962, "Redondea, no trunques"),
                  Error(0.97, "ni siquiera con dos decimales")],  # 0.97 no redondea 0.963: no es «vas bien»
     ),
     "01.4": Caso(
@@ -129,6 +150,27 @@ CASOS = {
             Adivinanza([1.0, 1.7], "la consulta de «banco» copiada como clave"),
             Adivinanza([1.3, 1.4], "la clave inicial, sin tocar"),
             Adivinanza([1.3 * 1.5, 1.4 * 1.5], "alargarla «un poco», a ojo, sin medir cuánto"),
+        ],
+    ),
+    "01.5": Caso(
+        # El factor mínimo es 1.6718: redondeado hacia arriba, 1.672 (con dos decimales, 1.68, también vale).
+        solucion=1.672,
+        acepta=[1.68, 1.6718, 1.675],
+        rechaza=[1.671, 1.69, 1.6715],  # 1.671 y 1.6715 no llegan al 0.90; 1.69 se pasa del mínimo en más de 0.01
+        errores=[Error(1.67, "la barra de «plata» dice 90 %, pero el peso"),  # redondeado al más cercano: 0.8996
+                 Error(1.5, "alárgala más"), Error(2.0, "el doble de larga"),
+                 Error(1.7, "no es lo mínimo"),  # 90.6 %: llega, pero sobra
+                 Error(3.194, "lo que mide la clave alargada"), Error(0.672, "cuánto crece la clave"),
+                 Error(167.2, "en porcentaje"), Error(-1.672, "tiene que ser positivo"),
+                 Error([1.672, 1.68], "un solo número")],
+        adivinanzas=[
+            Adivinanza(2.0, "la clave el doble de larga de la pregunta 5"),
+            Adivinanza(1.5, "«un poco más larga», a ojo"),
+            Adivinanza(1.7, "un factor redondo que llega, sin buscar el mínimo"),
+            Adivinanza(1.67, "el factor que deja la barra en 90 %, sin mirar el peso"),
+            Adivinanza(3.4 / 1.9105, "el factor que lleva la clave al límite de 3.4 del ejercicio 4"),
+            Adivinanza(2.24 / 1.3, "el factor de la clave que acepta el ejercicio 4 en la tabla"),
+            Adivinanza(3.12 / 1.9105, "la norma mínima girada hacia la consulta, dividida por lo que mide la inicial"),
         ],
     ),
 }

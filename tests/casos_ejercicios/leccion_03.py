@@ -38,6 +38,12 @@ def _desviada_abajo(puntajes, T):
     return 0.7 * _softmax(puntajes, T)
 
 
+def _restar_media(puntajes, T):
+    z = np.asarray(puntajes, dtype=float) / T
+    e = np.exp(z - z.mean(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
 def _restar_minimo(puntajes, T):
     z = np.asarray(puntajes, dtype=float) / T
     e = np.exp(z - z.min(axis=-1, keepdims=True))
@@ -97,14 +103,21 @@ CASOS = {
                      Adivinanza([0.25] * 4, "el reparto uniforme de una temperatura muy alta"),
                      Adivinanza(_softmax(_PUNTAJES, 1.9), "los pesos de T = 1.9, cerca de la pedida"),
                      Adivinanza(_softmax(_PUNTAJES, 2.1), "los pesos de T = 2.1, cerca de la pedida"),
+                     Adivinanza(_softmax(_PUNTAJES, 1.95), "los pesos de T = 1.95, cerca de la pedida"),
+                     Adivinanza(_softmax(_PUNTAJES, 2.05), "los pesos de T = 2.05, cerca de la pedida"),
+                     Adivinanza([0.43, 0.26, 0.21, 0.10], "los porcentajes que muestra el deslizador en T = 2.00"),
                      Adivinanza([0.44, 0.27, 0.20, 0.09], "unos pesos inventados cerca de los buenos")],
         solucion=_softmax(_PUNTAJES, 2.0),
-        acepta=[[0.43, 0.26, 0.21, 0.10]],
+        acepta=[[0.434, 0.264, 0.205, 0.097], [[0.434, 0.264, 0.205, 0.097]],
+                torch.softmax(torch.tensor([[2.0, 1.0, 0.5, -1.0]]) / 2, dim=-1)],
+        rechaza=[_softmax(_PUNTAJES, 1.99), _softmax(_PUNTAJES, 2.01), _softmax(_PUNTAJES, 2.0) + 0.004],
         errores=[Error(_softmax(_PUNTAJES, 0.5), "multiplicaste"), Error(100 * _softmax(_PUNTAJES, 2.0), "porcentaje"),
                  Error(_softmax(_PUNTAJES, 1.0), "T = 1"), Error([0.4, 0.3, 0.3], "forma"),
-                 Error([0.4, 0.3, 0.2, 0.1], "dos decimales"),
+                 Error([0.4, 0.3, 0.2, 0.1], "un solo decimal"),
+                 Error([0.43, 0.26, 0.21, 0.10], "con dos decimales no"),
                  Error(np.floor(100 * _softmax(_PUNTAJES, 2.0)) / 100, "cortado los decimales"),
-                 Error(np.floor(1000 * _softmax(_PUNTAJES, 2.0)) / 1000 - [0, 0, 0, 0.005], "divide cada puntaje")],
+                 Error(_softmax(_PUNTAJES, 2.0) + 0.004, "suman 1.016"),
+                 Error([0.44, 0.27, 0.20, 0.09], "divide cada puntaje")],
     ),
     "03.3": Caso(
         solucion=_softmax,
@@ -112,7 +125,8 @@ CASOS = {
         errores=[Error(_sin_restar_maximo, "desborda"), Error(_por_T, "Divide entre T"),
                  Error(_sin_keepdims, "no coinciden"), Error(_sin_return, "no devuelve nada"),
                  Error(3.0, "sin paréntesis"), Error(_restar_minimo, "restar el mínimo"),
-                 Error(_maximo_global, "máximo de toda la tabla"), Error(_con_torch, "sin PyTorch"),
+                 Error(_maximo_global, "máximo de toda la tabla"),
+                 Error(_restar_media, "restas la media"), Error(_con_torch, "sin PyTorch"),
                  Error(_con_exp_de_torch, "sin PyTorch")],
         adivinanzas=[
             Adivinanza(_con_torch, "torch.softmax, prohibido por el enunciado («sin PyTorch»)"),
@@ -122,6 +136,7 @@ CASOS = {
             Adivinanza(_con_scipy, "scipy.special.softmax, un softmax ya hecho"),
             Adivinanza(_restar_minimo, "restar el mínimo de la fila: pasa con [1000, 999, 998] pero no es el truco"),
             Adivinanza(_maximo_global, "restar el máximo de toda la tabla en vez del de cada fila"),
+            Adivinanza(_restar_media, "restar la media de la fila: pasa con [1000, 999, 998] y con [1000, 0]"),
         ],
     ),
     "03.4": Caso(
@@ -154,7 +169,8 @@ CASOS = {
                  Error(0, "no 0"), Error(0.0291, "solo la derivada del peso mayor"),
                  Error(0.0297, "te falta la derivada del peso mayor"), Error(0.9412, "sumado p_j²"),
                  Error(0.06, "tres decimales"), Error(0.2, "súmalos"),
-                 Error(0.0591, "1 − 0.97²"), Error(0.0594, "término del peso mayor")],
+                 Error(0.0591, "1 − 0.97²"), Error(0.0594, "término del peso mayor"),
+                 Error(0.058, "cortado los decimales"), Error(0.0285, "otra vez por su peso")],
         # Cerca, pero no son la cuenta (tests/test_escala.py mira la pista de las tres primeras):
         rechaza=[0.0595, 0.0582, 0.0597, 0.0591, 0.0594],
     ),

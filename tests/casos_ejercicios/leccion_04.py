@@ -44,6 +44,12 @@ def _reshape_sin_intercambiar(qkv, cabezas):
     return torch.stack([t.reshape(lote, cabezas, L, -1) for t in qkv.chunk(3, dim=-1)])
 
 
+def _cabezas_y_d_cabeza_cambiadas(qkv, cabezas):
+    """Cada vector partido en d_cabeza trozos de `cabezas` números: el orden de view al revés."""
+    lote, L, triple = qkv.shape
+    return torch.stack([t.view(lote, L, -1, cabezas).transpose(1, 2) for t in qkv.chunk(3, dim=-1)])
+
+
 def _intercalado(qkv, cabezas):
     lote, L, triple = qkv.shape
     return qkv.view(lote, L, cabezas, 3, triple // 3 // cabezas).permute(3, 0, 2, 1, 4)
@@ -72,7 +78,8 @@ CASOS = {
         adivinanzas=[Adivinanza(16 * 48 + 48 + 16 * 16 + 16, "el recuento de AtencionMulticabeza(16, 4) de la lección"),
                      Adivinanza(4 * 64 * 64, "cuatro matrices de 64 × 64, sin sesgos")],
         solucion=16640,
-        errores=[Error(16384, "sesgo"), Error(12480, "proyección de salida"), Error(1088, "el de la lección"),
+        errores=[Error(54080, "sus propias W_Q, W_K y W_V"), Error(53248, "también un sesgo por salida"),
+                 Error(16384, "sesgo"), Error(12480, "proyección de salida"), Error(1088, "el de la lección"),
                  Error(4160, "se queda corto: falta la proyección de entrada"), Error(10000, "nn.Linear(a, b)"),
                  Error(16640.5, "sin decimales")],
     ),
@@ -93,6 +100,7 @@ CASOS = {
         errores=[Error(_separar, "el vector entero de 3 · d_modelo"), Error(_tres_sueltos, "por separado"),
                  Error(_reshape_directo, "un reshape directo"), Error(_sin_transpose, "delante de las palabras"),
                  Error(_reshape_sin_intercambiar, "intercambia las dimensiones de las palabras y de las cabezas"),
+                 Error(_cabezas_y_d_cabeza_cambiadas, "has cambiado de sitio las cabezas y d_cabeza"),
                  Error(_intercalado, "Q entera, luego K entera"), Error(_orden_cambiado, "no en su orden"),
                  Error(_q_y_k_cambiadas, "resultado[0] es K, resultado[1] es Q"),
                  Error(_cabezas_alternas, "números consecutivos"), Error(_sin_return, "no devuelve nada"),

@@ -91,14 +91,85 @@ def _sin_return(relleno):
     (~relleno).sum(dim=-1)
 
 
+def _ambas(relleno):
+    L = relleno.shape[-1]
+    return relleno[:, None, :] | torch.ones(L, L, dtype=torch.bool).triu(1)
+
+
+def _aditiva_de(mascara, oculto=float("-inf")):
+    return torch.zeros(mascara.shape).masked_fill(mascara, oculto)
+
+
+def _para_sdpa(relleno):
+    return _aditiva_de(_ambas(relleno))
+
+
+def _para_sdpa_float64(relleno):
+    return _aditiva_de(_ambas(relleno)).double()
+
+
+def _para_sdpa_numpy(relleno):
+    return _aditiva_de(_ambas(relleno)).numpy()
+
+
+def _para_sdpa_menos_mil_millones(relleno):
+    """−1e9 en vez de −∞, como hacen muchos modelos: también da peso 0."""
+    return _aditiva_de(_ambas(relleno), -1e9)
+
+
+def _sdpa_booleana(relleno):
+    return ~_ambas(relleno)
+
+
+def _la_del_curso(relleno):
+    return _ambas(relleno)
+
+
+def _aditiva_al_reves(relleno):
+    return _aditiva_de(~_ambas(relleno))
+
+
+def _unos(relleno):
+    return _ambas(relleno).float()
+
+
+def _sin_causal(relleno):
+    L = relleno.shape[-1]
+    return _aditiva_de(relleno[:, None, :].expand(-1, L, L))
+
+
+def _sin_relleno(relleno):
+    L = relleno.shape[-1]
+    return _aditiva_de(torch.ones(L, L, dtype=torch.bool).triu(1).expand(relleno.shape[0], L, L))
+
+
+def _filas_del_relleno(relleno):
+    L = relleno.shape[-1]
+    return _aditiva_de(relleno[:, :, None] | torch.ones(L, L, dtype=torch.bool).triu(1))
+
+
+def _solo_columnas(relleno):
+    return _aditiva_de(relleno)
+
+
+def _menos_uno(relleno):
+    """−1 en vez de −∞: resta un poco de puntaje, pero la celda sigue recibiendo peso."""
+    return _aditiva_de(_ambas(relleno), -1.0)
+
+
+def _diagonal_oculta(relleno):
+    L = relleno.shape[-1]
+    return _aditiva_de(_ambas(relleno) | torch.eye(L, dtype=torch.bool))
+
+
 CASOS = {
     "05.1": Caso(
         adivinanzas=[Adivinanza(50, "la mitad de la tabla"),
                      Adivinanza(100, "la tabla entera"),
                      Adivinanza(45, "las ocultas")],
         solucion=55,
-        errores=[Error(45, "ocultas"), Error(50, "diagonal"), Error(100, "todas las celdas"),
-                 Error(10, "fila a fila"), Error(55.5, "sin decimales"),
+        errores=[Error(45, "¿cuentas la propia palabra?"), Error(50, "diagonal"), Error(100, "todas las celdas"),
+                 Error(10, "frase corta"), Error(55.5, "sin decimales"),
                  Error(55 + 1e-7, "tu respuesta vale 55.0000001")],
     ),
     "05.2": Caso(
@@ -129,5 +200,20 @@ CASOS = {
                  Error(_sin_return, "no devuelve nada"), Error(_donde_empieza_el_relleno, "relleno delante")],
         adivinanzas=[Adivinanza(_donde_empieza_el_relleno, "la posición del primer relleno: solo vale con el relleno "
                                                            "detrás (la lección enseña también el relleno delante)")],
+    ),
+    "05.5": Caso(
+        solucion=_para_sdpa,
+        tipos=False,
+        acepta=[_para_sdpa_float64, _para_sdpa_numpy, _para_sdpa_menos_mil_millones],
+        # Multiplicar 0 y −∞ por 1.3 o 0.7 no cambia nada: las respuestas desviadas son otras máscaras.
+        desviadas=[_menos_uno, _diagonal_oculta],
+        errores=[Error(_sdpa_booleana, "booleana que entiende"), Error(_la_del_curso, "tal cual"),
+                 Error(_aditiva_al_reves, "al revés"), Error(_unos, "sumar 1"),
+                 Error(_sin_causal, "falta la máscara causal"), Error(_sin_relleno, "falta el relleno"),
+                 Error(_filas_del_relleno, "sus columnas (las claves)"),
+                 Error(_solo_columnas, "falta una fila por cada palabra"), Error(_menos_uno, "vale -1")],
+        adivinanzas=[Adivinanza(_la_del_curso, "la máscara del curso sin convertir"),
+                     Adivinanza(_sdpa_booleana, "la máscara booleana de SDPA, que el enunciado no pide"),
+                     Adivinanza(_sin_causal, "combinar_mascaras(relleno) sin la causal, en forma aditiva")],
     ),
 }

@@ -1,6 +1,8 @@
 """Comprobaciones de los ejercicios de la lección 01 («¿A quién mira cada palabra?»)."""
 
 import math
+import unicodedata
+import warnings
 
 import numpy as np
 import torch
@@ -21,7 +23,6 @@ from utilidades.ejercicios import (
     es_cercano,
     exigir_funcion,
     exigir_numero,
-    llamar,
     pista,
 )
 
@@ -29,8 +30,9 @@ EN, GUARDO, BANCO, PLATA = (PALABRAS.index(p) for p in ("en", "guardó", "banco"
 
 
 def _limpiar_palabra(respuesta):
-    """Texto en minúsculas, sin espacios ni comillas alrededor."""
-    return str(respuesta).strip().strip("«»\"'").strip().lower()
+    """Texto en minúsculas, sin espacios ni comillas alrededor y sin tildes («guardo» es «guardó»)."""
+    texto = str(respuesta).strip().strip("«»\"'").strip().lower()
+    return "".join(c for c in unicodedata.normalize("NFD", texto) if not unicodedata.combining(c))
 
 
 @ejercicio("01.1")
@@ -38,7 +40,7 @@ def _en_con_mascara_causal(respuesta):
     if not isinstance(respuesta, str):
         return pista('escribe la palabra entre comillas, por ejemplo respuesta = "Ana".')
     palabra = _limpiar_palabra(respuesta)
-    minusculas = [p.lower() for p in PALABRAS]
+    minusculas = [_limpiar_palabra(p) for p in PALABRAS]
     if palabra not in minusculas:
         return pista(f"esa palabra no está en la frase; elige una de: {', '.join(PALABRAS)}.")
     j = minusculas.index(palabra)
@@ -76,6 +78,19 @@ def _da_lo_mismo(obtenido, claves, consulta, valores, divisor):
     return np.allclose(obtenido, _media_con_puntajes(claves, consulta, valores, divisor).numpy(), atol=1e-6)
 
 
+def _llamar_sin_avisos(funcion, *argumentos):
+    """Llama a la función del estudiante; devuelve (resultado, None) o (None, el error que saltó).
+
+    Una función de NumPy (np.exp, np.einsum…) que recibe tensores avisa con un DeprecationWarning de __array_wrap__:
+    ese aviso lo provoca la comprobación al pasarle tensores, no el código del estudiante, así que no se muestra."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*__array_wrap__.*", category=DeprecationWarning)
+        try:
+            return funcion(*argumentos), None
+        except Exception as error:  # el error del estudiante se le cuenta en la pista
+            return None, error
+
+
 @ejercicio("01.2")
 def _busqueda_blanda(funcion):
     exigir_funcion(funcion, "comprobar('01.2', busqueda_blanda)")
@@ -84,9 +99,26 @@ def _busqueda_blanda(funcion):
         consulta = torch.randn(d, generator=generador, dtype=torch.float64)
         claves = torch.randn(n, d, generator=generador, dtype=torch.float64)
         valores = torch.randn(n, d_v, generator=generador, dtype=torch.float64)
-        resultado = llamar(funcion, consulta, claves, valores, T, tipo=None)
         esperado = _media_con_puntajes(claves, consulta, valores, math.sqrt(d) * T).numpy()
+        # Primero con tensores de PyTorch (float64); si así falla o no da lo esperado, con arrays de NumPy: el
+        # enunciado admite las dos bibliotecas, y código de NumPy como np.max(s) o s.max(axis=0) no acepta tensores.
+        resultado, error = _llamar_sin_avisos(funcion, consulta, claves, valores, T)
         obtenido = a_numpy(resultado)
+        if obtenido is None or obtenido.shape != esperado.shape or not np.allclose(obtenido, esperado, atol=1e-6):
+            en_numpy, error_numpy = _llamar_sin_avisos(funcion, consulta.numpy(), claves.numpy(), valores.numpy(), T)
+            if error_numpy is None and (resultado is None or error is not None):
+                resultado, error = en_numpy, None  # con tensores falló o no devolvió nada: se juzga lo de NumPy
+            elif (error_numpy is None and a_numpy(en_numpy) is not None and a_numpy(en_numpy).shape == esperado.shape
+                  and np.allclose(a_numpy(en_numpy), esperado, atol=1e-6)):
+                continue  # con arrays de NumPy da lo esperado
+            if error is not None:
+                return pista(f"al llamar a tu función con tensores de PyTorch saltó un error ({type(error).__name__}: "
+                             f"{error}), y con arrays de NumPy también ({type(error_numpy).__name__}: "
+                             f"{error_numpy}). Recibe una consulta ({d},), unas claves ({n}, {d}) y unos valores "
+                             f"({n}, {d_v}); revisa qué operación no admite esos argumentos.")
+            obtenido = a_numpy(resultado)
+        if resultado is None:
+            return pista("tu función no devuelve nada: falta un `return` con el resultado al final.")
         if isinstance(resultado, (tuple, list)) and len(resultado) > 1 and obtenido is None:
             # Varias cosas de formas distintas (una lista de números sí se convierte y sigue adelante).
             return pista(f"tu función devuelve {len(resultado)} cosas a la vez (¿la media y los pesos?); devuelve "
@@ -151,9 +183,9 @@ def _causal_guardo(respuesta):
     if es_cercano(valor, con[0], 0.01) and round(valor, 2) == valor:
         return pista("cerca, pero ni siquiera con dos decimales es el peso: calcúlalo con pesos_de_la_palabra y "
                      "dalo con tres decimales, en vez de leerlo a ojo de las barras.")
-    if es_cercano(valor, con[0], 0.01):
-        return pista("cerca, pero no es el peso: calcúlalo con pesos_de_la_palabra en vez de leerlo a ojo de las "
-                     "barras (que van en porcentajes enteros).")
+    if es_cercano(valor, con[0], 0.01):  # tres decimales o más, cerca: no sale de las barras (dicen 96 %)
+        return pista("cerca, pero ese número no sale de redondear el peso exacto: calcúlalo con pesos_de_la_palabra "
+                     "(elegida=1, causal=True), toma el de «Ana» y dale tres decimales redondeando.")
     if es_cercano(valor, 100 * con[0], 1.0):
         return pista("lo has dado en porcentaje; escribe el peso como un número entre 0 y 1.")
     if es_cercano(valor, sin[0], 0.01):
@@ -165,12 +197,11 @@ def _causal_guardo(respuesta):
 
 
 # Ejercicio 01.4: la clave no puede medir más de esto. Sin el límite valía la clave el doble de larga que enseña la
-# pregunta 5 (96 % en las barras, pero mide 3.82) o cualquier esquina del plano. Con él hay que calcular cuánto
-# alargarla: en su dirección inicial, al menos ×1.672 (medir 3.194), y medir 3.120 si se orienta justo hacia la
-# consulta de «banco» (_minimo_para_el_90 lo calcula; el acierto lo dice). Girarla ayuda poco, porque la clave
-# inicial (1.3, 1.4) ya está a 12° de esa consulta (1.0, 1.7): con la misma norma, orientarla del todo solo gana
-# alrededor de un punto.
-# El ejercicio pide, sobre todo, medir cuánto alargarla.
+# pregunta 5 (96 % en las barras, pero mide 3.82) o cualquier esquina del plano. Con él hay que alargarla con medida:
+# en su dirección inicial, al menos ×1.672 (medir 3.194), y medir 3.120 si se orienta justo hacia la consulta de
+# «banco». Girarla ayuda poco, porque la clave inicial (1.3, 1.4) ya está a 12° de esa consulta (1.0, 1.7): con la
+# misma norma, orientarla del todo solo gana alrededor de un punto (el acierto lo dice). Cuánto alargarla, como poco,
+# lo pregunta y lo comprueba el ejercicio 01.5; por eso el acierto de 01.4 no da ese factor.
 NORMA_MAXIMA_01_4 = 3.4
 
 
@@ -249,17 +280,11 @@ def _clave_de_plata(respuesta):
     if peso >= 0.9:
         alineada = _barra_banco_plata(consulta * norma / np.linalg.norm(consulta))
         angulo_inicial = _angulo(CLAVES_INICIALES[PLATA], consulta)
-        inicial = np.asarray(CLAVES_INICIALES[PLATA], dtype=float)
-        minima = _minimo_para_el_90(inicial)
         return bien(f"«banco» le da ahora el {_barra_banco_plata(clave)} % a «plata» con una clave de norma "
-                    f"{norma:.2f}. Tu "
-                    f"clave se separa {angulo:.0f}° de la consulta de «banco»; orientada justo hacia ella, con la "
-                    f"misma norma, daría el {alineada} %. Como poco, en su dirección inicial, había que "
-                    f"alargar la clave ×{math.ceil(1000 * minima / np.linalg.norm(inicial)) / 1000:.3f} (hasta medir "
-                    f"{math.ceil(1000 * minima) / 1000:.3f}); girada justo hacia la consulta, bastaría con medir "
-                    f"{math.ceil(1000 * _minimo_para_el_90(consulta)) / 1000:.3f}. La clave inicial ya estaba a "
+                    f"{norma:.2f}. Tu clave se separa {angulo:.0f}° de la consulta de «banco»; orientada justo hacia "
+                    f"ella, con la misma norma, daría el {alineada} %. La clave inicial ya estaba a "
                     f"{angulo_inicial:.0f}° de la consulta, así que girarla gana poco: lo que hacía falta era "
-                    f"alargarla.")
+                    f"alargarla. ¿Cuánto, como poco? Lo mide el ejercicio 5.")
     if _barra_banco_plata(clave) >= 90:
         return pista(f"la barra de «plata» dice {_barra_banco_plata(clave)} %, pero es un porcentaje redondeado: el "
                      f"peso es {_por_debajo(peso)} % y hace falta un peso de al menos 0.90. Alarga un poco más la "
@@ -271,3 +296,53 @@ def _clave_de_plata(respuesta):
                      f"(sin que su norma pase de {NORMA_MAXIMA_01_4:g}).")
     return pista(f"con esa clave «banco» le da el {_por_debajo(peso)} % a «plata» (hace falta al menos 90 %). "
                  f"El producto escalar crece si la clave apunta hacia donde apunta la consulta y si es más larga.")
+
+
+# Ejercicio 01.5: el factor mínimo por el que multiplicar la clave inicial de «plata», sin girarla, para que «banco» le
+# dé un peso de al menos 0.90. Es 1.6718 (redondeado hacia arriba, ×1.672: la clave mide 3.194). Vale cualquier
+# factor que llegue y no se pase del mínimo en más de 0.01 (1.672 o 1.68, redondeado hacia arriba con tres o con dos
+# decimales); ×1.67 se queda en 0.8996, aunque la barra diga 90 %.
+HOLGURA_01_5 = 0.01
+
+
+def _factor_minimo():
+    """El factor más pequeño por el que multiplicar la clave inicial de «plata» para que reciba el 90 % de «banco»."""
+    inicial = np.asarray(CLAVES_INICIALES[PLATA], dtype=float)
+    return _minimo_para_el_90(inicial) / np.linalg.norm(inicial)
+
+
+@ejercicio("01.5")
+def _factor_de_plata(respuesta):
+    factor = exigir_numero(respuesta, "un solo número, el factor por el que multiplicas la clave inicial")
+    inicial = np.asarray(CLAVES_INICIALES[PLATA], dtype=float)
+    minimo = _factor_minimo()
+    if factor <= 0:
+        return pista("el factor tiene que ser positivo: con 0 la clave se queda en el origen y con un factor negativo "
+                     "apunta al revés, lejos de la consulta de «banco».")
+    peso = _peso_banco_plata(factor * inicial)
+    if peso >= 0.9 and factor <= minimo + HOLGURA_01_5:
+        alineada = _minimo_para_el_90(CONSULTAS_INICIALES[BANCO])
+        return bien(f"Como poco, ×{math.ceil(1000 * minimo) / 1000:.3f}: la clave alargada mide "
+                    f"{math.ceil(1000 * minimo * np.linalg.norm(inicial)) / 1000:.3f} y «banco» le da un peso de "
+                    f"{_por_debajo(peso)} % a «plata». Girada justo hacia la consulta de «banco» bastaría con que "
+                    f"midiera {math.ceil(1000 * alineada) / 1000:.3f}: muy poco menos, porque la clave inicial ya "
+                    f"apuntaba casi hacia ella.")
+    if es_cercano(factor, minimo * np.linalg.norm(inicial), 0.02):
+        return pista("ese número es lo que mide la clave alargada (su norma); se pide cuántas veces la inicial: el "
+                     "número por el que se multiplican sus dos componentes.")
+    if es_cercano(factor, minimo - 1, 0.01):
+        return pista("ese es cuánto crece la clave; se pide el factor por el que se multiplica (1 la dejaría igual).")
+    if es_cercano(factor, 100 * minimo, 1.0):
+        return pista("lo has dado en porcentaje; escribe el factor, un número como 1.5.")
+    if factor == 2:
+        return pista("es la clave el doble de larga de la pregunta 5: llega de sobra, pero se pide lo mínimo. Prueba "
+                     "factores más pequeños con pesos_de_la_palabra.")
+    if peso >= 0.9:
+        return pista(f"con ese factor «banco» le da a «plata» un peso de {_por_debajo(peso)} %: llega, pero no es lo "
+                     f"mínimo. Un factor algo menor también llega: busca el más pequeño, hasta las milésimas.")
+    if _barra_banco_plata(factor * inicial) >= 90:
+        return pista(f"con ese factor la barra de «plata» dice {_barra_banco_plata(factor * inicial)} %, pero el peso "
+                     f"es {_por_debajo(peso)} %: no llega a 0.90. Cuenta el peso sin redondear, y un mínimo se "
+                     f"redondea hacia arriba.")
+    return pista(f"con ese factor «banco» le da solo el {_por_debajo(peso)} % a «plata» (hace falta un peso de al "
+                 f"menos 0.90): alárgala más. Calcula el peso con pesos_de_la_palabra para cada factor que pruebes.")

@@ -7,6 +7,7 @@ import numpy as np
 import torch
 
 from utilidades.ejercicios import (
+    Veredicto,
     a_numpy,
     bien,
     comparar_numeros,
@@ -36,15 +37,26 @@ def _es(valor, esperado, tolerancia=0.01):
 @ejercicio("02.1")
 def _pesos_de_ana(respuesta):
     productos = K @ Q[0]  # (3,)
-    esperado = _softmax(productos / math.sqrt(2))
+    puntajes = productos / math.sqrt(2)
+    esperado = _softmax(puntajes)
     valor = a_numpy(respuesta)
     # Se piden dos decimales: redondear bien deja cada peso a 0.005 o menos del exacto. Así pasan los redondeos (y
     # cualquier respuesta con más decimales), pero no un vecino inventado una centésima más allá ni un truncado.
     if _es(valor, esperado, _DOS_DECIMALES):
         return bien("Ahora ejecuta las celdas siguientes: la primera fila de la tabla de pesos debe coincidir.")
+    # Cortar los pesos exactos da lo mismo que redondear los puntajes a un decimal (1.4 y 0.7) antes de la
+    # exponencial y los pesos al final: la pista nombra los dos caminos.
     if _es(valor, np.floor(100 * esperado) / 100, 1e-9):
-        return pista("casi: has cortado los decimales en lugar de redondear. Mira la tercera cifra de cada peso: "
-                     "si es 5 o más, la segunda sube.")
+        return pista("casi. Hay dos maneras de llegar a esos números: cortar los decimales de los pesos en lugar de "
+                     "redondearlos (mira la tercera cifra: si es 5 o más, la segunda sube), o redondear los puntajes "
+                     "antes de la exponencial (guarda tres cifras o más en los pasos intermedios, √2 ≈ 1.414, y "
+                     "redondea solo al final).")
+    # Con los puntajes redondeados a dos decimales (1.41 y 0.71), la exponencial agranda el error y un peso se aleja
+    # más de 0.005: el método es el bueno, pero el resultado no.
+    if any(_es(valor, _softmax(np.round(puntajes, n)), _DOS_DECIMALES) for n in (1, 2)):
+        return pista("tu método es el bueno, pero has redondeado los puntajes antes de la exponencial, y la "
+                     "exponencial agranda ese error. Repite la cuenta guardando tres cifras o más en los pasos "
+                     "intermedios (√2 ≈ 1.414) y redondea solo los pesos, al final.")
     if _es(valor, esperado[::-1], _DOS_DECIMALES):
         # La fila de «sacó» da los mismos pesos que la de «Ana» al revés: sus puntajes son los de «Ana» invertidos
         # más 1/√2, y sumar lo mismo a toda la fila no cambia el softmax.
@@ -106,9 +118,22 @@ def _renormalizar(tabla, dim=-1):
     return tabla / tabla.sum(dim=dim, keepdim=True)
 
 
+def _plantilla(pesos, T):
+    ...  # la celda del ejercicio tal como llega: sin código
+
+
+def _sin_escribir(funcion):
+    """True si la función no hace nada, como la plantilla (sus instrucciones compiladas son las mismas)."""
+    codigo = getattr(funcion, "__code__", None)
+    return codigo is not None and codigo.co_code == _plantilla.__code__.co_code
+
+
 @ejercicio("02.3")
 def _con_temperatura(funcion):
     exigir_funcion(funcion, "comprobar('02.3', con_temperatura)")
+    if _sin_escribir(funcion):
+        return Veredicto(False, "Aún no has respondido: sustituye los tres puntos (...) de `con_temperatura` por "
+                                "tu código.")
     generador = torch.Generator().manual_seed(1)
     # Temperaturas distintas de 1 (los pesos sin cambiar no pasan), una que concentra y otras que aplanan; la primera
     # forma es una sola frase y las otras, lotes y cabezas. Cada error frecuente da números distintos en la primera.

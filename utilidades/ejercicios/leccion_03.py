@@ -57,26 +57,36 @@ def desviacion_para_d_256(respuesta):
 @ejercicio("03.2")
 def pesos_con_t_2(respuesta):
     valor = a_numpy(respuesta)
-    if valor is not None and valor.shape == (4,) and np.allclose(valor, _softmax(PUNTAJES, 0.5), atol=0.01):
+    if valor is not None and valor.size == 4:
+        valor = valor.reshape(4)  # una fila (1, 4), como la que da softmax de un tensor [[...]], vale igual
+        respuesta = valor
+    esperado = _softmax(PUNTAJES, 2.0)
+    cuatro = valor is not None and valor.shape == (4,) and bool(np.all(np.isfinite(valor)))
+    # Tolerancia 0.0006: vale redondear a tres decimales (error ≤ 0.0005), pero no los pesos de T = 1.99 o 2.01, ni
+    # los porcentajes enteros que muestra el deslizador (el enunciado pide calcularlos, no leerlos).
+    tolerancia = 0.0006
+    if cuatro and np.allclose(valor, _softmax(PUNTAJES, 0.5), atol=0.01):
         return pista("esos son los pesos con T = 0.5: ¿multiplicaste los puntajes por T en vez de dividirlos?")
-    if valor is not None and valor.shape == (4,) and np.allclose(valor, 100 * _softmax(PUNTAJES, 2.0), atol=1.0):
+    if cuatro and np.allclose(valor, 100 * esperado, atol=1.0):
         return pista("los has dado en porcentaje; escribe pesos entre 0 y 1.")
-    if valor is not None and valor.shape == (4,) and np.allclose(valor, _softmax(PUNTAJES, 1.0), atol=0.01):
+    if cuatro and np.allclose(valor, _softmax(PUNTAJES, 1.0), atol=0.01):
         return pista("esos son los pesos con T = 1, los de la tabla; aquí la temperatura es otra.")
-    if (valor is not None and valor.shape == (4,) and not np.allclose(valor, _softmax(PUNTAJES, 2.0), atol=0.0051)
-            and any(np.allclose(valor, np.floor(_softmax(PUNTAJES, 2.0) * 10 ** n) / 10 ** n) for n in (2, 3))):
+    if (cuatro and not np.allclose(valor, esperado, atol=tolerancia)
+            and any(np.allclose(valor, np.floor(esperado * 10 ** n) / 10 ** n) for n in (2, 3))):
         return pista("el método va bien, pero has cortado los decimales en vez de redondear: redondea cada peso al "
                      "más cercano (si la cifra siguiente es 5 o más, la última sube) o da más decimales.")
-    if (valor is not None and valor.shape == (4,) and np.allclose(valor, np.round(_softmax(PUNTAJES, 2.0), 1))
-            and not np.allclose(valor, _softmax(PUNTAJES, 2.0), atol=0.0051)):
-        return pista("vas bien, pero con un solo decimal no se distingue de otras temperaturas: da cada peso con dos "
-                     "decimales al menos.")
-    # Tolerancia de medio centésimo: vale redondear a dos decimales (o leer el deslizador en T ≈ 2), pero no los
-    # pesos de T = 1.9 o 2.1 ni unos inventados cerca.
+    for decimales, como in ((1, "un solo decimal"), (2, "dos decimales")):
+        if (cuatro and np.allclose(valor, np.round(esperado, decimales))
+                and not np.allclose(valor, esperado, atol=tolerancia)):
+            return pista(f"vas bien, pero con {como} no se distingue de otras temperaturas cercanas (ni de lo que "
+                         "se lee en el deslizador): da cada peso con tres decimales al menos.")
+    if cuatro and abs(valor.sum() - 1) > 0.0025:  # redondear cuatro pesos a tres decimales desvía la suma ≤ 0.002
+        return pista(f"tus cuatro pesos suman {valor.sum():.3f}, y los pesos de un softmax suman 1: divide cada "
+                     "exponencial entre la suma de las cuatro.")
     veredicto = comparar_numeros(
-        respuesta, _softmax(PUNTAJES, 2.0), tolerancia=0.0051,
+        respuesta, esperado, tolerancia=tolerancia,
         pista_forma="da un peso por palabra («plata», «sacó», «Ana», «del»).",
-        pista_valor="divide cada puntaje entre T = 2 y luego aplica softmax; los pesos deben sumar 1.",
+        pista_valor="divide cada puntaje entre T = 2 y luego aplica softmax; da cada peso con tres decimales.",
     )
     if veredicto.correcto:
         return bien("Con T = 2 «plata» sigue siendo la favorita, pero ya no se lo lleva casi todo.")
@@ -124,6 +134,7 @@ def softmax_en_numpy(funcion):
         (np.array([1000.0, 999.0, 998.0]), 1.0),
         (np.array([1000.0, 0.0]), 1.0),  # restar el mínimo no basta: exp(1000) se desborda
         (np.array([[1000.0, 999.0], [0.0, -1.0]]), 1.0),  # restar el máximo de toda la tabla no basta
+        (np.array([1000.0, 0.0, 0.0, 0.0]), 1.0),  # restar la media (250) no basta: exp(750) se desborda
     ]
     for numero, (puntajes, T) in enumerate(casos):
         with np.errstate(all="ignore"), _vigilar_softmax_hecho() as usados:  # un desbordamiento, sin avisos
@@ -151,6 +162,10 @@ def softmax_en_numpy(funcion):
                 return pista("con [[1000, 999], [0, -1]] la segunda fila sale NaN: si restas el máximo de toda la "
                              "tabla, una fila de puntajes pequeños se queda en exp(−1000) = 0 y divide 0 entre 0. "
                              "Resta el máximo de cada fila (axis=-1, keepdims=True).")
+            if numero == 7:
+                return pista("con [1000, 0, 0, 0] sale NaN: si restas la media de la fila (250), el mayor queda en "
+                             "750 y np.exp(750) se desborda. Lo que no se desborda nunca es restar el mayor de cada "
+                             "fila: el mayor pasa a ser 0 y todos los demás, negativos.")
             return pista("con puntajes grandes como 1000, np.exp se desborda y sale NaN. Resta el máximo de "
                          "cada fila antes de exponenciar: el resultado no cambia, porque se cancela arriba y abajo.")
         if not np.allclose(valor, esperado, atol=1e-6):
@@ -214,12 +229,18 @@ def suma_de_derivadas(respuesta):
     if es_cercano(valor, 2 * 0.01 * 0.99 * 3, 0.00005):
         return pista("los tres pesos pequeños están bien, pero revisa el término del peso mayor: es p(1 − p) con "
                      "p = 0.97, no el mismo número que suman los pequeños.")
-    if es_cercano(valor, 0.97 * 0.03, 0.0006):
+    if es_cercano(valor, float((pesos ** 2 * (1 - pesos)).sum()), 0.0002):
+        return pista("has multiplicado cada p_j(1 − p_j) otra vez por su peso p_j; la suma que se pide es la de "
+                     "p_j(1 − p_j) tal cual, sin ese factor de más.")
+    if es_cercano(valor, 0.97 * 0.03, 0.0003):
         return pista("esa es solo la derivada del peso mayor; suma también las de los otros tres.")
     if es_cercano(valor, 3 * 0.01 * 0.99, 0.0006) or es_cercano(valor, 0.01 * 0.99, 0.0006):
         return pista("te falta la derivada del peso mayor (y suma las de los cuatro pesos).")
     if es_cercano(valor, float((pesos ** 2).sum()), 0.0006):
         return pista("has sumado p_j²; la derivada de cada peso respecto de su puntaje es p_j(1 - p_j).")
+    if es_cercano(valor, math.floor(esperado * 1000) / 1000, 1e-9):  # 0.0588 cortado a tres decimales
+        return pista("el método va bien, pero has cortado los decimales en vez de redondear: redondea al más "
+                     "cercano (si la cifra siguiente es 5 o más, la última sube) o da más decimales.")
     if es_cercano(valor, round(esperado, 2), 1e-9):  # solo el redondeo correcto a dos decimales (0.06)
         return pista("vas bien, pero con dos decimales no basta: da el resultado con tres decimales al menos.")
     return pista("calcula p_j(1 - p_j) para cada uno de los cuatro pesos y súmalos.")

@@ -35,6 +35,13 @@ def parametros_de_la_capa(respuesta):
         return pista("ese es el recuento de AtencionMulticabeza(16, 4), el de la lección; aquí d_modelo es otro.")
     if valor == salida:  # con d = 64 y 4 cabezas coincide también con el total entre 4: la pista no lo dice
         return pista("ese número se queda corto: falta la proyección de entrada, la capa que calcula Q, K y V.")
+    por_cabeza = ("has dado a cada cabeza sus propias W_Q, W_K y W_V de 64 × 64. Las de todas las cabezas juntas "
+                  "forman una sola W_Q de 64 × 64 (y lo mismo W_K y W_V): cada cabeza usa solo un trozo de sus "
+                  "columnas.")
+    if valor == 4 * 3 * (d * d + d) + salida:  # cada cabeza con W_Q, W_K y W_V de 64 × 64, con sesgos
+        return pista(por_cabeza)
+    if valor == 4 * 3 * d * d + d * d:  # lo mismo, y sin sesgos
+        return pista(por_cabeza + " Y cada capa lineal tiene también un sesgo por salida.")
     if valor in ((qkv + salida) // 4, (qkv + salida) * 4):
         return pista("el número de cabezas no cambia los parámetros: las mismas capas, leídas en trozos.")
     return pista("suma los parámetros de nn.Linear(64, 3 · 64) (la de Q, K y V juntas) y de nn.Linear(64, 64); "
@@ -80,7 +87,9 @@ def _separar_qkv(qkv, cabezas):
 def separar_qkv(funcion):
     exigir_funcion(funcion, "comprobar('04.3', separar_qkv)")
     generador = torch.Generator().manual_seed(4)
-    for (lote, L, d_modelo), cabezas in (((2, 5, 16), 4), ((1, 3, 12), 2), ((3, 7, 8), 2), ((2, 4, 6), 1)):
+    # Ningún caso tiene tantas cabezas como números por cabeza: así una forma con los dos tamaños cambiados de sitio
+    # no pasa por buena (la lección evita esa coincidencia por lo mismo).
+    for (lote, L, d_modelo), cabezas in (((2, 5, 16), 2), ((1, 3, 12), 2), ((3, 7, 8), 2), ((2, 4, 6), 1)):
         qkv = torch.randn(lote, L, 3 * d_modelo, generator=generador)
         d_cabeza = d_modelo // cabezas
         esperado = _separar_qkv(qkv, cabezas).to(torch.float64)  # en float64: vale un resultado float32 o float64
@@ -95,6 +104,10 @@ def separar_qkv(funcion):
             return pista("has separado en cabezas el vector entero de 3 · d_modelo números, como si fuera uno solo: "
                          "sus primeros d_modelo números son Q, los siguientes K y los últimos V. Pártelo en tres "
                          "antes de trocear cada parte en cabezas.")
+        if tuple(resultado.shape) == (3, lote, d_cabeza, L, cabezas):
+            return pista(f"has cambiado de sitio las cabezas y d_cabeza: con d_modelo = {d_modelo} y {cabezas} "
+                         f"cabezas, cada vector se parte en {cabezas} trozos de {d_cabeza} números, (lote, L, "
+                         f"cabezas, d_cabeza), y las cabezas van delante de las palabras.")
         if tuple(resultado.shape) != tuple(esperado.shape):
             return pista(f"con qkv de forma {(lote, L, 3 * d_modelo)} y {cabezas} cabezas tu función devuelve "
                          f"{tuple(resultado.shape)} y se esperaba {tuple(esperado.shape)}: primero Q, K o V; "

@@ -4,6 +4,7 @@ import numpy as np
 import torch
 
 from utilidades.ejercicios import a_numpy, bien, ejercicio, exigir_entero, exigir_funcion, llamar, pista
+from utilidades.mascaras import combinar_mascaras, mascara_de_relleno
 
 
 @ejercicio("05.1")
@@ -12,12 +13,14 @@ def visibles_causal(respuesta):
     if valor == 100:
         return pista("esas son todas las celdas de la tabla; la máscara oculta el futuro de cada palabra.")
     if valor == 45:
-        return pista("esas son las celdas ocultas (encima de la diagonal); se preguntan las visibles.")
+        return pista("45 son las celdas de encima de la diagonal, o las de debajo sin contar la diagonal: "
+                     "¿cuentas la propia palabra? Cada palabra también se mira a sí misma.")
     if valor == 50:
         return pista("casi: no olvides que la diagonal (cada palabra consigo misma) también es visible.")
     if valor == 55:
         return bien("1 + 2 + … + 10 = 55: la diagonal y todo lo que hay debajo.")
-    return pista("cuenta fila a fila: la primera palabra ve 1 celda, la segunda 2, …")
+    return pista("dibuja la tabla de una frase corta (L = 3 o 4), cuenta las celdas visibles de cada fila y "
+                 "busca la regla antes de pasar a L = 10.")
 
 
 def _ventana(L, ventana):
@@ -117,7 +120,72 @@ def longitudes_desde_relleno(funcion):
         if valor.tolist() != longitudes:
             if izquierda:
                 return pista("con el relleno detrás funciona, pero con el relleno delante (izquierda=True, la "
-                             "sección del relleno a la izquierda) no: no busques dónde empieza el relleno, cuenta "
-                             "las posiciones que no lo son.")
-            return pista("las longitudes no coinciden: cuenta cuántas posiciones de cada frase no son relleno.")
+                             "sección del relleno a la izquierda) no. La longitud de una frase no depende del lado "
+                             "en que esté su relleno: ¿depende tu cuenta de ese lado?")
+            return pista("las longitudes no coinciden: prueba tu función con la máscara de relleno de la sección 4 "
+                         "(frases de 5, 3 y 2 palabras) y compara, frase a frase, qué devuelve.")
     return bien("Con la longitud y la máscara se puede ir y volver sin perder nada, esté el relleno detrás o delante.")
+
+
+def _aditiva(mascara):
+    """La máscara aditiva de una máscara del curso: 0 donde se mira, −∞ donde no."""
+    return torch.zeros(mascara.shape, dtype=torch.float64).masked_fill(mascara, float("-inf"))
+
+
+@ejercicio("05.5")
+def mascara_para_sdpa(funcion):
+    exigir_funcion(funcion, "comprobar('05.5', mascara_para_sdpa)")
+    for longitudes, L in (([5, 3, 2], 5), ([4, 1], 4), ([3], 3), ([2, 6, 6], 6)):  # el relleno, detrás
+        relleno = mascara_de_relleno(longitudes, L)
+        resultado = llamar(funcion, relleno.clone(), tipo=None)
+        if isinstance(resultado, np.ndarray):
+            resultado = torch.from_numpy(resultado)
+        if not isinstance(resultado, torch.Tensor):
+            return pista(f"tu función devuelve {type(resultado).__name__}: se espera un tensor de PyTorch, el "
+                         f"attn_mask que recibirá F.scaled_dot_product_attention.")
+        lote = len(longitudes)
+        if tuple(resultado.shape) != (lote, L, L):
+            extra = (" Esa es la forma de la máscara de relleno: falta una fila por cada palabra que mira."
+                     if tuple(resultado.shape) == (lote, L) else "")
+            return pista(f"con {lote} frases de L = {L} tu función devuelve forma {tuple(resultado.shape)} y se "
+                         f"esperaba ({lote}, {L}, {L}), una tabla por frase.{extra}")
+        ambas = combinar_mascaras(relleno, causal=True)  # (lote, L, L), True = no se mira
+        if resultado.dtype == torch.bool:
+            if torch.equal(resultado, ~ambas):
+                return pista("esa es la máscara booleana que entiende F.scaled_dot_product_attention (True = se "
+                             "puede mirar), y valdría; pero aquí se pide la forma aditiva, de decimales, que se "
+                             "suma a los puntajes.")
+            if torch.equal(resultado, ambas):
+                return pista("es la máscara del curso tal cual (True = no se mira): F.scaled_dot_product_attention "
+                             "la leería al revés. Además, se pide la forma aditiva, de decimales.")
+            return pista("tu función devuelve un tensor bool; se pide la máscara aditiva, de decimales, que se suma "
+                         "a los puntajes.")
+        if not resultado.is_floating_point():
+            return pista(f"tu función devuelve un tensor de tipo {resultado.dtype}; la máscara aditiva es de "
+                         f"decimales (float), porque lleva −∞.")
+        valores = resultado.detach().double()
+        if valores.isnan().any():
+            return pista("tu máscara tiene NaN: cada celda debe valer 0 (se mira) o −∞ (no se mira).")
+        visibles, ocultas = valores[~ambas], valores[ambas]
+        if (visibles == 0).all() and (ocultas <= -1e4).all():
+            continue
+        if torch.equal(valores, _aditiva(~ambas)):
+            return pista("la tienes al revés: −∞ va en las celdas que NO se pueden mirar, y 0 en las demás.")
+        if torch.equal(valores, ambas.double()):
+            return pista("sumar 1 a un puntaje no lo oculta: en las celdas que no se miran hace falta −∞.")
+        futuro = torch.ones(L, L, dtype=torch.bool).triu(1)
+        if torch.equal(valores, _aditiva(combinar_mascaras(relleno))):
+            return pista("el relleno está bien, pero falta la máscara causal: cada palabra tampoco puede mirar "
+                         "al futuro.")
+        if torch.equal(valores, _aditiva(futuro.expand(lote, L, L))):
+            return pista("la causal está bien, pero falta el relleno: nadie debe mirar sus columnas.")
+        if torch.equal(valores, _aditiva(relleno[:, :, None] | futuro)):
+            return pista("ocultas las filas del relleno, pero lo que nadie debe mirar son sus columnas (las claves).")
+        malas = ((valores != 0) & ~ambas) | ((valores > -1e4) & ambas)
+        frase, fila, columna = (int(v) for v in malas.nonzero()[0])
+        return pista(f"con frases de {longitudes} palabras y L = {L}, en la frase {frase} la celda (fila {fila}, "
+                     f"columna {columna}) de tu máscara vale {valores[frase, fila, columna].item():g}: ¿puede esa "
+                     f"palabra mirar a esa otra?")
+    return bien("Con esa máscara, F.scaled_dot_product_attention da lo mismo que atencion con "
+                "combinar_mascaras(relleno, causal=True). Sumar 0 deja el puntaje igual; −∞ (o un número muy "
+                "negativo, como −1e9) le da peso 0.")

@@ -235,14 +235,16 @@ def test_la_actividad_se_usa_con_teclado_y_anuncia_el_resumen():
 # respuesta: tests/test_ejercicios_tabla.py con los casos de tests/casos_ejercicios/.
 
 
-def test_el_acierto_de_01_4_dice_cuanto_habia_que_alargar_la_clave_como_poco():
-    """El enunciado pregunta cuánto alargar la clave inicial, como poco: el acierto lo responde (×1.672, que lleva a
-    medir 3.194), y esos mínimos son de verdad mínimos (redondeados hacia arriba: un poco menos no llega al 90 %)."""
+def test_el_acierto_de_01_5_dice_cuanto_habia_que_alargar_la_clave_como_poco():
+    """El ejercicio 01.5 pide el factor mínimo (×1.672, que lleva a medir 3.194): su acierto lo dice, y el de 01.4 ya
+    no lo da. Ese mínimo es de verdad mínimo (redondeado hacia arriba: un poco menos no llega al 90 %)."""
     from utilidades.ejercicios import evaluar
 
-    veredicto = evaluar("01.4", [2.24, 2.41])
+    veredicto = evaluar("01.5", 1.672)
     assert veredicto.correcto
     assert "×1.672" in veredicto.mensaje and "3.194" in veredicto.mensaje, veredicto.mensaje
+    acierto_4 = evaluar("01.4", [2.24, 2.41])
+    assert acierto_4.correcto and "1.672" not in acierto_4.mensaje and "3.194" not in acierto_4.mensaje
     claves = [list(k) for k in CLAVES_INICIALES]
     for factor, llega in ((1.672, True), (1.671, False)):
         claves[PLATA] = [factor * x for x in CLAVES_INICIALES[PLATA]]

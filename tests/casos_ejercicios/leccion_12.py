@@ -2,6 +2,9 @@
 
 import math
 
+import torch
+import torch.nn.functional as F
+
 from casos_ejercicios import Adivinanza, Caso, Error
 
 
@@ -13,14 +16,77 @@ def _qkv(d=128, d_kv=32, kv=2, sesgo=True):
     return d * (d + kv * d_kv) + ((d + kv * d_kv) if sesgo else 0)
 
 
-def _bytes(kv=2, capas=32, cabezas_kv=8, d_cabeza=128, bytes_por_numero=2):
-    return kv * capas * cabezas_kv * d_cabeza * bytes_por_numero
+# 12.4: con la semilla 1 (validación), por debajo del mini-GPT: [RMSNorm, SwiGLU, RoPE, GQA, MQA, mini-Llama].
+CON_LA_SEMILLA_1 = [False, True, True, False, True, True]
+REGLA_DEL_RUIDO = [False, False, True, False, False, True]  # lo que dice la lección con las tres semillas
+MEDIAS = [False, True, True, True, True, True]  # comparar las medias de la tabla (y también la semilla 0)
+CON_LA_SEMILLA_2 = [False, True, True, True, False, True]
+
+
+# 12.5: la atención con grupos de claves, causal. Cada cabeza de consulta c usa la clave c // (cabezas // cabezas_kv).
+def _veces(q, k):
+    return q.shape[1] // k.shape[1]
+
+
+def _gqa(q, k, v):
+    veces = _veces(q, k)
+    k, v = k.repeat_interleave(veces, dim=1), v.repeat_interleave(veces, dim=1)
+    L, d = q.shape[-2], q.shape[-1]
+    puntajes = q @ k.transpose(-2, -1) / math.sqrt(d)
+    futuro = torch.ones(L, L, dtype=torch.bool).triu(1)
+    return torch.softmax(puntajes.masked_fill(futuro, float("-inf")), dim=-1) @ v
+
+
+def _gqa_con_la_de_la_leccion(q, k, v):
+    from utilidades.atencion import atencion
+    from utilidades.mascaras import mascara_causal
+    from utilidades.modernos import repetir_cabezas
+
+    veces = _veces(q, k)
+    return atencion(q, repetir_cabezas(k, veces), repetir_cabezas(v, veces), mascara_causal(q.shape[-2]))[0]
+
+
+def _gqa_en_float32(q, k, v):
+    return _gqa(q.float(), k.float(), v.float())
+
+
+def _alternas(q, k, v):
+    veces = _veces(q, k)
+    return F.scaled_dot_product_attention(q, k.repeat(1, veces, 1, 1), v.repeat(1, veces, 1, 1), is_causal=True)
+
+
+def _sin_mascara(q, k, v):
+    veces = _veces(q, k)
+    return F.scaled_dot_product_attention(q, k.repeat_interleave(veces, 1), v.repeat_interleave(veces, 1))
+
+
+def _sin_escala(q, k, v):
+    veces = _veces(q, k)
+    return F.scaled_dot_product_attention(q, k.repeat_interleave(veces, 1), v.repeat_interleave(veces, 1),
+                                          is_causal=True, scale=1.0)
+
+
+def _sin_repetir(q, k, v):
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+def _con_enable_gqa(q, k, v):
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+
+
+def _una_por_clave(q, k, v):
+    return F.scaled_dot_product_attention(q[:, :k.shape[1]], k, v, is_causal=True)
+
+
+def _sin_return(q, k, v):
+    _gqa(q, k, v)
 
 
 CASOS = {
     "12.1": Caso(
         solucion=_megas(),
         acepta=[402.65, 402.7, 403],
+        rechaza=[401, 404.5],  # a más de un 0.2 %
         errores=[
             Error(_megas(kv=1), "claves y los valores"),
             Error(_megas(bytes_por_numero=4), "2 bytes, no 4"),
@@ -64,15 +130,39 @@ CASOS = {
                                                 "de la tabla de la sección 8")],
     ),
     "12.4": Caso(
-        solucion=_bytes(),
-        acepta=[131072.0],
+        solucion=CON_LA_SEMILLA_1,
+        booleana=True,
+        desviadas=[[True] * 6, [False] * 6],
         errores=[
-            Error(_bytes(cabezas_kv=32), "solo las cabezas de claves"),
-            Error(_bytes(kv=1), "dos tensores por bloque"),
-            Error(_bytes(bytes_por_numero=4), "2 bytes, no 4"),
-            Error(_bytes(capas=1), "son 32 bloques"),
-            Error(100_000, "2 · capas · cabezas_kv"),
+            Error(REGLA_DEL_RUIDO, "la regla del ruido"),
+            Error(MEDIAS, "las medias de la tabla"),
+            Error([not v for v in CON_LA_SEMILLA_1], "una pérdida más baja es mejor"),
+            Error(CON_LA_SEMILLA_2, "la semilla 2"),
+            Error([True, True, False, False, True, True], "compara su «mejor_validacion»"),
+            Error([0, 1, 1, 0, 1, 1], "no 0 o 1"),
+            Error(["False", "True", "True", "False", "True", "True"], "sin comillas"),
+            Error(CON_LA_SEMILLA_1[:5], "hay 6 variantes"),
+            Error(True, "una lista de 6 valores"),
         ],
-        adivinanzas=[Adivinanza(128 * 1024 * 4, "las cuatro veces más de la MHA")],
+        adivinanzas=[Adivinanza(REGLA_DEL_RUIDO, "lo que dice la prosa de la sección 8 (la regla del ruido)"),
+                     Adivinanza(MEDIAS, "comparar las medias que imprime la tabla"),
+                     Adivinanza([True] * 6, "todas mejoran"), Adivinanza([False] * 6, "ninguna mejora")],
+    ),
+    "12.5": Caso(
+        solucion=_gqa,
+        acepta=[_gqa_con_la_de_la_leccion, _gqa_en_float32],
+        errores=[
+            Error(_alternas, "una tras otra"),
+            Error(_sin_mascara, "falta la máscara causal"),
+            Error(_sin_escala, "√d_cabeza"),
+            Error(_sin_repetir, "hay más consultas que claves"),
+            Error(_con_enable_gqa, "sin enable_gqa"),
+            Error(_una_por_clave, "una mezcla por cada cabeza de consulta"),
+            Error(_sin_return, "no devuelve nada"),
+            Error(3, "debe ser una función"),
+        ],
+        adivinanzas=[Adivinanza(_con_enable_gqa, "la función de PyTorch que el enunciado pide no usar"),
+                     Adivinanza(_sin_repetir, "la atención causal de siempre, sin repetir las claves"),
+                     Adivinanza(_alternas, "repetir las claves con .repeat, alternas")],
     ),
 }

@@ -12,6 +12,10 @@ pytest_plugins = ["tests.figuras_nbval"]
 
 # Lo que tarda minutos: la lección que entrena el mini-GPT de verdad y las pruebas en el navegador.
 LENTOS = {"10_mini_gpt.ipynb", "test_navegador.py", "test_rise.py"}
+# Los archivos que más tardan, del más largo al más corto, van primero: pytest-xdist reparte archivos enteros
+# (--dist loadfile, sin reordenar: ver tareas.en_paralelo) y, si uno de minutos empieza al final, el otro proceso se
+# queda esperando sin nada que hacer. Detrás, los cuadernos y, al final, las pruebas cortas, que rellenan huecos.
+PRIMERO = ("test_navegador.py", "test_rise.py", "test_sitio.py", "test_diapositivas.py", "10_mini_gpt.ipynb")
 
 
 def hilos_por_proceso(nucleos=None, procesos=None):
@@ -36,7 +40,17 @@ def pytest_configure(config):
             sys.modules["torch"].set_num_threads(hilos)
 
 
+def orden_de_ejecucion(ruta):
+    """Clave para ordenar los archivos de pruebas: los de PRIMERO en su orden, después los cuadernos, después el
+    resto (sorted es estable: dentro de cada grupo, y dentro de cada archivo, queda el orden de pytest)."""
+    ruta = pathlib.Path(ruta)
+    if ruta.name in PRIMERO:
+        return (0, PRIMERO.index(ruta.name))
+    return (1, 0) if ruta.suffix == ".ipynb" else (2, 0)
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if pathlib.Path(str(item.fspath)).name in LENTOS:
             item.add_marker(pytest.mark.lento)
+    items.sort(key=lambda item: orden_de_ejecucion(item.fspath))

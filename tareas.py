@@ -439,13 +439,14 @@ def abrir(argumentos):
 
 def en_paralelo(argumentos, nucleos=None):
     """Argumentos de pytest con los de pytest-xdist delante: un proceso por núcleo (como mucho 4), y cada archivo
-    entero en un mismo proceso (las celdas de un cuaderno se ejecutan en orden, en un solo kernel). Si ya se pide
+    entero en un mismo proceso (las celdas de un cuaderno se ejecutan en orden, en un solo kernel), en el orden de
+    conftest.orden_de_ejecucion (los archivos más largos primero; sin reordenar por número de pruebas). Si ya se pide
     otra cosa (-n, --dist, -p no:xdist) o solo hay un núcleo, los deja como están."""
     nucleos = nucleos or os.cpu_count() or 1
     propios = ("-n", "--numprocesses", "--dist", "no:xdist")
     if nucleos < 2 or any(a.startswith(propios) for a in argumentos):
         return list(argumentos)
-    return ["-n", str(min(nucleos, 4)), "--dist", "loadfile", *argumentos]
+    return ["-n", str(min(nucleos, 4)), "--dist", "loadfile", "--no-loadscope-reorder", *argumentos]
 
 
 def pruebas(argumentos, entorno_extra=None):

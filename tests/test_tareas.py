@@ -464,11 +464,29 @@ def test_sin_git_pide_forzar(monkeypatch):
 
 
 def test_en_paralelo_un_proceso_por_nucleo_y_cada_archivo_entero():
-    assert tareas.en_paralelo(["tests"], nucleos=2) == ["-n", "2", "--dist", "loadfile", "tests"]
+    assert tareas.en_paralelo(["tests"], nucleos=2) == ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder",
+                                                         "tests"]
     assert tareas.en_paralelo([], nucleos=16)[:2] == ["-n", "4"]  # como mucho 4
     assert tareas.en_paralelo(["-x"], nucleos=1) == ["-x"]  # un núcleo: sin procesos de más
     for propio in (["-n", "3"], ["-n3"], ["--dist", "load"], ["-p", "no:xdist"]):
         assert tareas.en_paralelo(propio, nucleos=8) == propio  # lo que pida quien ejecuta, manda
+
+
+def test_los_archivos_mas_largos_se_reparten_primero():
+    """Sin reordenar por número de pruebas (en_paralelo), pytest-xdist reparte los archivos en el orden de
+    conftest.orden_de_ejecucion: los de minutos primero, después los cuadernos y al final las pruebas cortas."""
+    import importlib.util
+
+    especificacion = importlib.util.spec_from_file_location("conftest_raiz", RAIZ / "conftest.py")
+    raiz = importlib.util.module_from_spec(especificacion)
+    especificacion.loader.exec_module(raiz)
+    rutas = ["tests/test_atencion.py", "notebooks/01_a_quien_mira_cada_palabra.ipynb", "tests/test_sitio.py",
+             "notebooks/10_mini_gpt.ipynb", "tests/test_navegador.py", "tests/test_rise.py", "tests/test_ci.py"]
+    assert sorted(rutas, key=raiz.orden_de_ejecucion) == [
+        "tests/test_navegador.py", "tests/test_rise.py", "tests/test_sitio.py", "notebooks/10_mini_gpt.ipynb",
+        "notebooks/01_a_quien_mira_cada_palabra.ipynb", "tests/test_atencion.py", "tests/test_ci.py"]
+    for nombre in raiz.PRIMERO:  # ninguno de la lista se ha quedado sin archivo
+        assert list(RAIZ.glob(f"tests/{nombre}")) or list(RAIZ.glob(f"notebooks/{nombre}")), nombre
 
 
 def test_perturbadas_repite_solo_los_cuadernos(monkeypatch):

@@ -46,7 +46,8 @@ class EscritorInteractivo(widgets.VBox):
 
     Escribir tarda un momento, así que no se regenera en cada movimiento: los deslizadores actúan al soltarlos y el
     comienzo al pulsar Intro (o al salir de la casilla). Escribe con la caché de la lección 12 (`ModeloConCache`):
-    el mismo texto que `generar_texto` con el modelo solo, en menos tiempo.
+    el mismo texto que `generar_texto` con el modelo solo, más deprisa mientras el texto cabe en el contexto (pasado
+    el contexto la ventana se desliza y cada paso pasa la ventana entera, con caché o sin ella).
     """
 
     def __init__(self, modelo, tokenizador, inicio="El modelo ", temperatura=0.8, top_k=20, longitud=200):

@@ -6,6 +6,7 @@ import torch
 
 from utilidades.cache import (
     Cache,
+    ModeloConCache,
     bytes_por_formula,
     bytes_por_posicion,
     forma_de_la_cache,
@@ -13,7 +14,7 @@ from utilidades.cache import (
     paso_con_cache,
     velocidad_de_generacion,
 )
-from utilidades.gpt import MiniGPT, generar
+from utilidades.gpt import MiniGPT, generar, generar_texto, probabilidades_siguiente
 from utilidades.modernos import GPTModerno, mini_llama
 from utilidades.multicabeza import AtencionMulticabeza
 from utilidades.texto import TokenizadorCaracteres, leer_corpus
@@ -166,3 +167,92 @@ def test_velocidad_de_generacion_da_cifras_de_cada_longitud():
     assert [f["longitud"] for f in filas] == [1, 8, 16]
     assert all(set(f) == {"longitud", "sin_cache", "con_cache"} for f in filas)
     assert all(f["sin_cache"] > 0 and f["con_cache"] > 0 for f in filas)  # cifras de esta máquina: no se comparan
+
+
+# --- ModeloConCache: la caché detrás del forward de siempre (el escritor de la lección 10) ----------------------
+
+
+def _contar_posiciones(modelo):
+    """Lista que crece con cuántas posiciones pasan por la tabla de embeddings en cada forward del modelo."""
+    pasadas = []
+    modelo.tokens.register_forward_hook(lambda capa, entrada, salida: pasadas.append(entrada[0].shape[-1]))
+    return pasadas
+
+
+@pytest.mark.parametrize("nombre", VARIANTES)
+def test_modelo_con_cache_da_los_logits_del_modelo(nombre):
+    modelo = _modelo(nombre)
+    con_cache = ModeloConCache(modelo)
+    x = torch.randint(30, (2, 16), generator=torch.Generator().manual_seed(3))
+    pasadas = _contar_posiciones(modelo)
+    with torch.no_grad():
+        for L in (3, 4, 9, 16):  # el mismo texto, cada vez más largo: solo pasan los caracteres nuevos
+            assert torch.allclose(con_cache(x[:, :L]), modelo(x[:, :L]), atol=1e-5)
+        assert pasadas == [3, 3, 1, 4, 5, 9, 7, 16]  # con la caché: 3, 1, 5, 7; sin ella: 3, 4, 9, 16
+        assert torch.allclose(con_cache(x[:, :16]), modelo(x), atol=1e-5)  # el mismo texto otra vez: nada pasa
+        assert pasadas == [3, 3, 1, 4, 5, 9, 7, 16, 16]
+        otro = x.flip(-1)[:, :5]  # otro texto: empieza de nuevo
+        assert torch.allclose(con_cache(otro), modelo(otro), atol=1e-5) and con_cache.cache.posiciones == 5
+        assert torch.allclose(con_cache(x[:1, :6]), modelo(x[:1, :6]), atol=1e-5)  # otro lote, también
+        lleno = torch.cat([x[:1, 1:], x[:1, :1]], dim=1)  # la ventana llena que no sigue a nada: sin caché
+        assert torch.equal(con_cache(lleno), modelo(lleno)) and con_cache.leidos is None
+
+
+def test_modelo_con_cache_al_entrenar_y_ante_errores():
+    modelo = _modelo("lección 10")
+    con_cache = ModeloConCache(modelo)
+    x = torch.randint(30, (1, 8))
+    with torch.no_grad():
+        con_cache(x)
+    salida = con_cache(x)  # con gradientes: el modelo de siempre, que sí los lleva
+    assert salida.requires_grad and con_cache.leidos is None
+    con_cache.train()  # entrenando (con dropout): también el de siempre
+    with torch.no_grad():
+        con_cache(x[:, :4])
+    assert modelo.training and con_cache.leidos is None
+    con_cache.eval()
+    with pytest.raises(ValueError, match="solo admite 16"):  # los errores del modelo, en castellano
+        with torch.no_grad():
+            con_cache(torch.randint(30, (1, 17)))
+    with pytest.raises(TypeError, match="enteros"), torch.no_grad():
+        con_cache(torch.rand(1, 4))
+    with torch.no_grad():
+        con_cache(x[:, :4])
+        with pytest.raises(ValueError, match="de 0 a 29"):  # fuera del vocabulario: la caché no queda a medias
+            con_cache(torch.cat([x[:, :4], torch.tensor([[99]])], dim=1))
+        assert con_cache.leidos is None and con_cache.cache.posiciones == 0
+        assert torch.allclose(con_cache(x), modelo(x), atol=1e-5)
+
+
+@pytest.mark.parametrize("nombre", VARIANTES)
+def test_generar_con_el_modelo_con_cache_escribe_lo_mismo(nombre):
+    modelo = _modelo(nombre)
+    for opciones in ({"top_k": 1}, {"temperatura": 0.8, "top_k": 10}, {"temperatura": 1.3}):
+        for nuevos in (10, 40):  # 40 pasa del contexto (16): la ventana se desliza
+            sin = generar(modelo, [3, 1, 4], nuevos, generador=torch.Generator().manual_seed(7), **opciones)
+            con = generar(ModeloConCache(modelo), [3, 1, 4], nuevos, generador=torch.Generator().manual_seed(7),
+                          **opciones)
+            assert con.tolist() == sin.tolist()
+    # Con la caché, cada carácter pasa una sola vez mientras cabe; pasado el contexto, la ventana entera.
+    pasadas = _contar_posiciones(modelo)
+    generar(ModeloConCache(modelo), [3, 1, 4], 20)
+    assert pasadas == [3] + [1] * 13 + [16] * 6
+
+
+def test_el_escritor_de_la_leccion_10_escribe_lo_mismo_con_cache():
+    tokenizador = TokenizadorCaracteres(leer_corpus())
+    guardado, _ = cargar_mini_gpt(tokenizador)
+    for modelo in (guardado.float(), guardado.double()):  # float32 como en la lección 10; float64 como en la 11
+        # (temperatura, top_k, longitud): el escritor tal como sale, los extremos de sus mandos y el texto más
+        # largo que su mando pide (600, casi diez veces el contexto de 64).
+        for temperatura, top_k, longitud in ((0.8, 20, 200), (1.5, None, 120), (0.3, 5, 600), (2.0, 1, 100)):
+            for semilla in (0, 1):
+                sin = generar_texto(modelo, tokenizador, "El modelo ", longitud, temperatura, top_k, semilla)
+                con = generar_texto(ModeloConCache(modelo), tokenizador, "El modelo ", longitud, temperatura, top_k,
+                                    semilla)
+                assert con == sin, (temperatura, top_k, longitud, semilla)
+        inicio = "La atención " * 8  # un comienzo más largo que el contexto
+        assert generar_texto(ModeloConCache(modelo), tokenizador, inicio, 30) == generar_texto(modelo, tokenizador,
+                                                                                                 inicio, 30)
+        assert torch.allclose(probabilidades_siguiente(ModeloConCache(modelo), tokenizador, "El modelo ", 0.8, 20),
+                              probabilidades_siguiente(modelo, tokenizador, "El modelo ", 0.8, 20), atol=1e-6)

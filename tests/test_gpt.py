@@ -414,6 +414,22 @@ def test_escritor_interactivo_como_lo_usa_un_estudiante():
     assert "al menos un carácter" in panel.texto_plano
 
 
+def test_el_escritor_interactivo_escribe_con_la_cache():
+    tokenizador = TokenizadorCaracteres("abc de")
+    torch.manual_seed(0)
+    modelo = MiniGPT(len(tokenizador), d_modelo=16, cabezas=2, contexto=8)
+    pasadas = []  # cuántas posiciones pasan por el modelo en cada forward
+    modelo.tokens.register_forward_hook(lambda capa, entrada, salida: pasadas.append(entrada[0].shape[-1]))
+    panel = EscritorInteractivo(modelo, tokenizador, inicio="ab", temperatura=1.2, top_k=0, longitud=20)
+    # El comienzo entra una vez y cada carácter nuevo una vez mientras cabe en el contexto (8); después, la ventana
+    # que se desliza, entera; al final, las barras del siguiente carácter tras el comienzo. Sin la caché serían
+    # 2, 3, 4, 5, 6, 7, 8, 8…
+    assert pasadas == [2] + [1] * 6 + [8] * 13 + [2]
+    assert panel.texto_plano == texto_para_widget(modelo, tokenizador, "ab", 1.2, 0, 20)  # el mismo texto
+    panel.boton.click()
+    assert panel.texto_plano == texto_para_widget(modelo, tokenizador, "ab", 1.2, 0, 20, semilla=1)
+
+
 def test_comprobar_la_leccion_10_no_importa_pyplot():
     codigo = ("import sys\nfrom utilidades.ejercicios import evaluar\nevaluar('10.4', None)\n"
               "print('matplotlib.pyplot' in sys.modules, 'ipywidgets' in sys.modules)")

@@ -163,6 +163,63 @@ def paso_con_cache(modelo, indices, cache):
         return modelo(indices)  # el forward de siempre: solo cambian la atención y dónde empiezan las posiciones
 
 
+class ModeloConCache(nn.Module):
+    """El modelo con memoria de lo que ya leyó: si el texto de una llamada sigue al de la anterior, solo pasan por el
+    modelo los caracteres nuevos, y las claves y los valores de los demás salen de la caché.
+
+    Devuelve lo mismo que el modelo, los logits (lote, L, vocabulario), así que `generar`, `generar_texto` y
+    `probabilidades_siguiente` de la lección 10 escriben con la caché sin cambiar una línea: basta pasarles
+    `ModeloConCache(modelo)` en vez de `modelo`. Si el texto no sigue al anterior (otro comienzo, o la ventana que se
+    desliza pasado el contexto), la caché empieza de nuevo; con la ventana llena pasa el modelo entero y no guarda
+    nada, porque ningún texto que quepa puede seguirla. Al entrenar (o con gradientes) es el modelo de siempre.
+    """
+
+    def __init__(self, modelo):
+        super().__init__()
+        self.modelo = modelo
+        self.train(modelo.training)  # en el modo del modelo (MiniGPT nace entrenando; generar pasa a evaluación)
+        self.olvidar()
+
+    @property
+    def contexto(self):
+        """El contexto del modelo (el de ahora, aunque cambie: `GPTModerno.ampliar_contexto`)."""
+        return self.modelo.contexto
+
+    def olvidar(self):
+        """Vacía la caché: la próxima llamada lee su texto entero (hazlo si cambias los pesos del modelo)."""
+        self.cache = Cache(len(self.modelo.bloques))
+        self.leidos = None  # (lote, n): los índices cuyas claves y valores guarda la caché
+        self.logits = None  # (lote, n, vocabulario): los de esos índices
+
+    def _sigue_a_lo_leido(self, indices):
+        """True si `indices` (lote, L) empieza por los índices ya leídos (y es igual de largo o más)."""
+        if self.leidos is None or indices.shape[0] != self.leidos.shape[0]:
+            return False
+        n = self.leidos.shape[1]
+        return indices.shape[1] >= n and torch.equal(indices[:, :n], self.leidos)
+
+    def forward(self, indices):
+        valido = (isinstance(indices, torch.Tensor) and indices.dim() == 2 and not indices.is_floating_point()
+                  and indices.shape[1] <= self.contexto)
+        if self.modelo.training or torch.is_grad_enabled() or not valido:
+            self.olvidar()  # el modelo de siempre (y, si la entrada no vale, su error en castellano)
+            return self.modelo(indices)
+        if not self._sigue_a_lo_leido(indices):
+            self.olvidar()
+            if indices.shape[1] == self.contexto:  # la ventana llena: ningún texto que quepa la puede seguir
+                return self.modelo(indices)
+        nuevos = indices[:, 0 if self.leidos is None else self.leidos.shape[1]:]  # (lote, n nuevos)
+        if nuevos.shape[1]:
+            try:
+                logits = paso_con_cache(self.modelo, nuevos, self.cache)  # (lote, n nuevos, vocabulario)
+            except Exception:
+                self.olvidar()  # un error a medio camino deja la caché a medias: mejor vacía
+                raise
+            self.logits = logits if self.logits is None else torch.cat([self.logits, logits], dim=1)
+            self.leidos = indices
+        return self.logits
+
+
 # --- Generar -------------------------------------------------------------------------------------------------------
 
 

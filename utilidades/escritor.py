@@ -9,6 +9,7 @@ import html
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 
+from utilidades.cache import ModeloConCache
 from utilidades.gpt import generar_texto, probabilidades_siguiente
 from utilidades.graficos import barras_de_pesos
 from utilidades.paneles import figura_a_png, representacion_de_widget
@@ -43,8 +44,10 @@ def dibujo_del_escritor(modelo, tokenizador, inicio, temperatura, top_k, longitu
 class EscritorInteractivo(widgets.VBox):
     """Comienzo, temperatura, top-k y longitud; «Otra muestra» sortea de nuevo con la semilla siguiente.
 
-    Escribir tarda un par de segundos, así que no se regenera en cada movimiento: los deslizadores actúan al
-    soltarlos y el comienzo al pulsar Intro (o al salir de la casilla).
+    Escribir tarda un momento, así que no se regenera en cada movimiento: los deslizadores actúan al soltarlos y el
+    comienzo al pulsar Intro (o al salir de la casilla). Escribe con la caché de la lección 12 (`ModeloConCache`):
+    el mismo texto que `generar_texto` con el modelo solo, más deprisa mientras el texto cabe en el contexto (pasado
+    el contexto la ventana se desliza y cada paso pasa la ventana entera, con caché o sin ella).
     """
 
     def __init__(self, modelo, tokenizador, inicio="El modelo ", temperatura=0.8, top_k=20, longitud=200):
@@ -87,7 +90,9 @@ class EscritorInteractivo(widgets.VBox):
     def actualizar(self, _cambio=None):
         """Genera con los valores actuales y muestra el texto y las barras del siguiente carácter."""
         self.estado.value = "Escribiendo…"
-        texto, fig = dibujo_del_escritor(self.modelo, self.tokenizador, semilla=self.semilla, **self.valores())
+        # Una caché nueva en cada respuesta: si entre dos respuestas los pesos cambian, no queda nada viejo.
+        con_cache = ModeloConCache(self.modelo)
+        texto, fig = dibujo_del_escritor(con_cache, self.tokenizador, semilla=self.semilla, **self.valores())
         self.texto_plano = texto
         self.texto.value = f"<pre style='font-size: 14px; white-space: pre-wrap'>{html.escape(texto)}</pre>"
         self.imagen.value = figura_a_png(fig)

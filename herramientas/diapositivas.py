@@ -7,7 +7,8 @@ Uso:
 (por dentro, python -m herramientas.diapositivas html|marcar [CUADERNO ...]). Sin cuadernos: todas las lecciones.
 
 Las reglas (una sola fuente para todo el curso, así las lecciones se presentan igual):
-- el título de la lección y cada sección «## …» abren una diapositiva; cada «### …», una subdiapositiva;
+- el título de la lección y cada sección «## …» abren una diapositiva; cada «### …», una subdiapositiva, y también
+  cada enunciado de ejercicio («**Ejercicio N.** …»): no se presenta bajo la respuesta del anterior;
 - una celda con figura (imagen) o con un panel interactivo (widget) abre una diapositiva: es lo que se presenta
   en directo;
 - el código largo (más de 15 líneas, como el de las celdas «# guardar: …») va en su propia subdiapositiva, y lo
@@ -21,11 +22,14 @@ Las reglas (una sola fuente para todo el curso, así las lecciones se presentan 
 - en una celda que dibuja una figura, el código de más de 3 líneas queda plegado
   (`jupyter.source_hidden`): en la diapositiva se ve la figura; en JupyterLab, un clic en «…» lo despliega.
 Además, cada lección lleva su configuración de RISE (diapositivas de 1280 × 720, sin transiciones, desplazamiento).
+Los metadatos guardados son los que dicen las reglas (`informe` avisa de cada celda cambiada a mano): RISE presenta
+los guardados y las diapositivas estáticas los de las reglas, y así las dos muestran lo mismo.
 
 Con JupyterLab y `jupyterlab-rise` (en requirements.txt), Alt+R presenta la lección con celdas ejecutables.
 """
 
 import ast
+import copy
 import json
 import math
 import os
@@ -120,7 +124,7 @@ def tipo_de_diapositiva(celda, primera_de_codigo=False):
         primera = texto.lstrip().split("\n", 1)[0]
         if primera.startswith(("# ", "## ")):
             return "slide"
-        if primera.startswith("### "):
+        if primera.startswith("### ") or re.match(r"\*\*Ejercicio \d+\.", primera):
             return "subslide"
         return "fragment" if ETIQUETA_FRAGMENTO in _etiquetas(celda) else "-"
     if celda["cell_type"] != "code":
@@ -219,9 +223,19 @@ def secciones_sin_notas(cuaderno):
 
 
 def informe(cuaderno):
-    """Líneas de texto con lo que aún no cumple las reglas: diapositivas con más de PALABRAS_PANTALLA palabras (una
-    sola celda demasiado larga: hay que partirla en párrafos) y secciones sin notas."""
+    """Líneas de texto con lo que aún no cumple las reglas, en los metadatos guardados (los que presenta RISE):
+    celdas cuyo tipo de diapositiva no es el de las reglas (cambiadas a mano, o escritas después de marcar),
+    diapositivas con más de PALABRAS_PANTALLA palabras (una sola celda demasiado larga: hay que partirla en párrafos)
+    y secciones sin notas."""
     lineas = []
+    segun_las_reglas = copy.deepcopy(cuaderno)
+    marcar(segun_las_reglas)
+    for indice, (celda, esperada) in enumerate(zip(cuaderno["cells"], segun_las_reglas["cells"])):
+        guardado = celda.get("metadata", {}).get("slideshow", {}).get("slide_type")
+        tipo = esperada["metadata"]["slideshow"]["slide_type"]
+        if guardado != tipo:
+            lineas.append(f"celda {indice} («{fuente(celda).strip()[:40]}»): guardada como {guardado}, las reglas "
+                          f"dicen {tipo} (python3 tareas.py diapositivas --marcar)")
     for numero, grupo in enumerate(diapositivas_de(cuaderno), 1):
         total = sum(palabras(c) for c in grupo)
         if total > PALABRAS_PANTALLA:
@@ -291,7 +305,6 @@ def main(argumentos):
         problemas = 0
         for ruta in leer_argumentos(argumentos[1:], uso=__doc__)[1] or cuadernos(incluir_soluciones=False):
             cuaderno = leer_cuaderno(ruta)
-            marcar(cuaderno)
             lineas = informe(cuaderno)
             print(f"{pathlib.Path(ruta).name}: {len(diapositivas_de(cuaderno))} diapositivas, {len(lineas)} avisos")
             print("".join(f"  {linea}\n" for linea in lineas), end="")

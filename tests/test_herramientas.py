@@ -578,11 +578,22 @@ def test_cada_leccion_con_sus_diapositivas():
             if esperado in ("slide", "skip", "notes"):
                 assert tipo == esperado, f"{ruta.name}: «{fuente(celda)[:50]}» debe ser {esperado}, es {tipo}"
         assert cuaderno["metadata"].get("rise") == diapositivas.AJUSTES_RISE, f"{ruta.name}: sin ajustes de RISE"
-        # Lo que un docente necesita para presentar: ninguna diapositiva con más palabras de las que se leen
-        # proyectadas, y notas de quien presenta en cada sección (python -m herramientas.diapositivas informe).
-        marcado = leer_cuaderno(ruta)
-        diapositivas.marcar(marcado)
-        assert not diapositivas.informe(marcado), f"{ruta.name}:\n" + "\n".join(diapositivas.informe(marcado))
+        # Lo que un docente necesita para presentar, en los metadatos guardados (los que usa RISE): los tipos de las
+        # reglas en cada celda, ninguna diapositiva con más palabras de las que se leen proyectadas, y notas de quien
+        # presenta en cada sección (python -m herramientas.diapositivas informe).
+        assert not diapositivas.informe(cuaderno), f"{ruta.name}:\n" + "\n".join(diapositivas.informe(cuaderno))
+
+
+def test_el_informe_ve_un_tipo_de_diapositiva_cambiado_a_mano():
+    """Un enunciado de ejercicio bajo la respuesta del anterior (tipo «-» guardado a mano) es un aviso del informe,
+    aunque las reglas, aplicadas de nuevo, lo pondrían bien: RISE presenta lo guardado."""
+    cuaderno = leer_cuaderno(LECCIONES[0])
+    indice = next(i for i, c in enumerate(cuaderno["cells"]) if fuente(c).startswith("**Ejercicio 2."))
+    assert cuaderno["cells"][indice]["metadata"]["slideshow"]["slide_type"] == "subslide"
+    assert diapositivas.tipo_de_diapositiva(cuaderno["cells"][indice]) == "subslide"
+    cuaderno["cells"][indice]["metadata"]["slideshow"]["slide_type"] = "-"
+    avisos = diapositivas.informe(cuaderno)
+    assert len(avisos) == 1 and f"celda {indice}" in avisos[0] and "las reglas dicen subslide" in avisos[0], avisos
 
 
 def test_diapositivas_html_con_las_salidas_guardadas(tmp_path):

@@ -46,6 +46,11 @@ def _gqa_con_la_de_la_leccion(q, k, v):
     return atencion(q, repetir_cabezas(k, veces), repetir_cabezas(v, veces), mascara_causal(q.shape[-2]))[0]
 
 
+def _gqa_que_nombra_la_opcion(q, k, v):
+    # lo mismo que enable_gqa=True, pero a mano: nombrarla en un comentario no es usarla
+    return _gqa(q, k, v)
+
+
 def _gqa_en_float32(q, k, v):
     return _gqa(q.float(), k.float(), v.float())
 
@@ -88,7 +93,10 @@ CASOS = {
         acepta=[402.65, 402.7, 403],
         rechaza=[401, 404.5],  # a más de un 0.2 %
         errores=[
-            Error(_megas(kv=1), "claves y los valores"),
+            # Sin el 2 de claves y valores, o la llamada de la sección 2 copiada con sus valores por defecto (float32 y
+            # un texto): el mismo número, y una pista que nombra las dos causas.
+            Error(_megas(kv=1), "o falta el 2 (la caché guarda dos tensores por bloque: las claves y los valores), o "
+                                "has dejado los valores por defecto de bytes_por_formula"),
             Error(_megas(bytes_por_numero=4), "2 bytes, no 4"),
             Error(_megas(lote=1), "su propia caché: multiplica"),
             Error(_megas(unidad=2**20), "no 2²⁰"),
@@ -150,7 +158,7 @@ CASOS = {
     ),
     "12.5": Caso(
         solucion=_gqa,
-        acepta=[_gqa_con_la_de_la_leccion, _gqa_en_float32],
+        acepta=[_gqa_con_la_de_la_leccion, _gqa_en_float32, _gqa_que_nombra_la_opcion],
         errores=[
             Error(_alternas, "una tras otra"),
             Error(_sin_mascara, "falta la máscara causal"),

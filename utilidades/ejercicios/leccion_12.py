@@ -2,10 +2,12 @@
 de RoPE, lo que ahorran las cabezas de claves compartidas, lo que dice una sola semilla frente al ruido y la atención
 con grupos de claves escrita a mano."""
 
+import ast
 import csv
 import functools
 import inspect
 import math
+import textwrap
 
 import numpy as np
 import torch
@@ -39,7 +41,11 @@ def _memoria_de_la_cache(respuesta):
         return bien("Son más de 400 MB solo para recordar lo leído, y crecen con el contexto y con el lote: por eso "
                     "los modelos de hoy comparten claves entre cabezas (GQA y MQA, sección 6).")
     encontrada = _reconocer(valor, [
-        (_megas_12_1(kv=1), "la caché guarda dos tensores por bloque: las claves y los valores."),
+        # Olvidar el 2 de claves y valores da lo mismo que copiar la llamada de la sección 2 dejando sus valores por
+        # defecto (float32 y un solo texto: × 2 y ÷ 4).
+        (_megas_12_1(kv=1), "o falta el 2 (la caché guarda dos tensores por bloque: las claves y los valores), o has "
+                            "dejado los valores por defecto de bytes_por_formula, que son float32 (4 bytes) y un solo "
+                            "texto: aquí son float16 y un lote de 4."),
         (_megas_12_1(bytes_por_numero=4), "en float16 cada número ocupa 2 bytes, no 4."),
         (_megas_12_1(lote=1), "cada texto del lote tiene su propia caché: multiplica por los 4 textos."),
         (_megas_12_1(unidad=2**20), "aquí 1 MB son 10⁶ bytes, no 2²⁰."),
@@ -203,6 +209,16 @@ def _codigo(funcion):
         return ""
 
 
+def _pide_enable_gqa(funcion):
+    """¿Llama la función a algo con el argumento enable_gqa? Se mira el árbol del código, no el texto: un comentario
+    o un nombre que lo mencione no cuenta."""
+    try:
+        arbol = ast.parse(textwrap.dedent(_codigo(funcion)))
+    except SyntaxError:
+        return False
+    return any(isinstance(nodo, ast.keyword) and nodo.arg == "enable_gqa" for nodo in ast.walk(arbol))
+
+
 def _causal(q, k, v, escala=None, causal=True):
     return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=escala)
 
@@ -210,7 +226,7 @@ def _causal(q, k, v, escala=None, causal=True):
 @ejercicio("12.5")
 def _atencion_agrupada(funcion):
     exigir_funcion(funcion, "comprobar('12.5', atencion_agrupada)")
-    if "enable_gqa" in _codigo(funcion):
+    if _pide_enable_gqa(funcion):
         return pista("escríbela sin enable_gqa: esa opción de PyTorch es justo la pieza que se pide construir (la "
                      "comprobación la usa para compararla con la tuya).")
     generador = torch.Generator().manual_seed(12)

@@ -153,10 +153,10 @@ CASOS = {
         ],
     ),
     "01.5": Caso(
-        # El factor mínimo es 1.6718: redondeado hacia arriba, 1.672 (con dos decimales, 1.68, también vale).
+        # El factor mínimo es 1.6718: con tres decimales, redondeado hacia arriba, 1.672 (como pide el enunciado).
         solucion=1.672,
-        acepta=[1.68, 1.6718, 1.675],
-        rechaza=[1.671, 1.69, 1.6715],  # 1.671 y 1.6715 no llegan al 0.90; 1.69 se pasa del mínimo en más de 0.01
+        acepta=[1.6718, 1.673, np.float32(1.672)],
+        rechaza=[1.671, 1.6715, 1.675, 1.68, 1.69],  # 1.671 y 1.6715 no llegan al 0.90; los demás se pasan del mínimo
         errores=[Error(1.67, "la barra de «plata» dice 90 %, pero el peso"),  # redondeado al más cercano: 0.8996
                  Error(1.5, "alárgala más"), Error(2.0, "el doble de larga"),
                  Error(1.7, "no es lo mínimo"),  # 90.6 %: llega, pero sobra

@@ -300,9 +300,10 @@ def _clave_de_plata(respuesta):
 
 # Ejercicio 01.5: el factor mínimo por el que multiplicar la clave inicial de «plata», sin girarla, para que «banco» le
 # dé un peso de al menos 0.90. Es 1.6718 (redondeado hacia arriba, ×1.672: la clave mide 3.194). Vale cualquier
-# factor que llegue y no se pase del mínimo en más de 0.01 (1.672 o 1.68, redondeado hacia arriba con tres o con dos
-# decimales); ×1.67 se queda en 0.8996, aunque la barra diga 90 %.
-HOLGURA_01_5 = 0.01
+# factor que llegue y no se pase de ese mínimo redondeado hacia arriba con tres decimales, como pide el enunciado
+# (1.6718, 1.672; también 1.673, por si se redondea dos veces); 1.68 llega pero sobra, y ×1.67 se queda en 0.8996,
+# aunque la barra diga 90 %.
+HOLGURA_01_5 = 0.0013
 
 
 def _factor_minimo():

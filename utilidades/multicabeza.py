@@ -19,10 +19,12 @@ def comprobar_cabezas(d_modelo, cabezas):
                 f"Por ejemplo: AtencionMulticabeza(d_modelo=16, cabezas=4)."
             )
     if d_modelo % cabezas != 0:
-        divisores = [h for h in range(1, min(d_modelo, 16) + 1) if d_modelo % h == 0]
+        divisores = [str(h) for h in range(1, min(d_modelo, 16) + 1) if d_modelo % h == 0]
+        opciones = " o ".join([", ".join(divisores[:-1]), divisores[-1]] if len(divisores) > 1 else divisores)
         raise ValueError(
             f"d_modelo ({d_modelo}) debe ser divisible entre el número de cabezas ({cabezas}), porque cada "
-            f"cabeza recibe un trozo igual del vector. Prueba, por ejemplo, con cabezas = {divisores}."
+            f"cabeza recibe un trozo igual del vector. Prueba, por ejemplo, con {opciones} "
+            f"{'cabeza' if divisores == ['1'] else 'cabezas'}."
         )
 
 
@@ -125,7 +127,7 @@ def comprobar_copia(nuestra, capa_pytorch):
 
 
 def copiar_pesos_a_pytorch(nuestra, capa_pytorch):
-    """Copia los pesos de `nuestra` (AtencionMulticabeza) en un nn.MultiheadAttention y devuelve `capa_pytorch`."""
+    """Copia los parámetros de `nuestra` (AtencionMulticabeza) en un nn.MultiheadAttention y devuelve `capa_pytorch`."""
     comprobar_copia(nuestra, capa_pytorch)  # misma d_modelo, mismas cabezas y batch_first=True
     capa_pytorch.to(nuestra.qkv.weight.dtype)
     with torch.no_grad():

@@ -30,6 +30,18 @@ def _sin_keepdims(puntajes, T):
     return e / e.sum()
 
 
+def _sin_keepdims_en_max(puntajes, T):
+    z = np.asarray(puntajes, dtype=float) / T
+    e = np.exp(z - z.max(axis=-1))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _restar_maximo_absoluto(puntajes, T):
+    z = np.asarray(puntajes, dtype=float) / T
+    e = np.exp(z - np.abs(z).max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
 def _desviada_arriba(puntajes, T):
     return 1.3 * _softmax(puntajes, T)
 
@@ -112,7 +124,8 @@ CASOS = {
                 torch.softmax(torch.tensor([[2.0, 1.0, 0.5, -1.0]]) / 2, dim=-1)],
         rechaza=[_softmax(_PUNTAJES, 1.99), _softmax(_PUNTAJES, 2.01), _softmax(_PUNTAJES, 2.0) + 0.004],
         errores=[Error(_softmax(_PUNTAJES, 0.5), "multiplicaste"), Error(100 * _softmax(_PUNTAJES, 2.0), "porcentaje"),
-                 Error(_softmax(_PUNTAJES, 1.0), "T = 1"), Error([0.4, 0.3, 0.3], "forma"),
+                 Error(_softmax(_PUNTAJES, 1.0), "T = 1"), Error(_softmax(_PUNTAJES, 4.0), "T = 4"),
+                 Error([0.4, 0.3, 0.3], "forma"),
                  Error([0.4, 0.3, 0.2, 0.1], "un solo decimal"),
                  Error([0.43, 0.26, 0.21, 0.10], "con dos decimales no"),
                  Error(np.floor(100 * _softmax(_PUNTAJES, 2.0)) / 100, "cortado los decimales"),
@@ -126,7 +139,8 @@ CASOS = {
                  Error(_sin_keepdims, "no coinciden"), Error(_sin_return, "no devuelve nada"),
                  Error(3.0, "sin paréntesis"), Error(_restar_minimo, "restar el mínimo"),
                  Error(_maximo_global, "máximo de toda la tabla"),
-                 Error(_restar_media, "restas la media"), Error(_con_torch, "sin PyTorch"),
+                 Error(_restar_media, "restas la media"), Error(_sin_keepdims_en_max, "keepdims=True"),
+                 Error(_restar_maximo_absoluto, "[-1000, -1001]"), Error(_con_torch, "sin PyTorch"),
                  Error(_con_exp_de_torch, "sin PyTorch")],
         adivinanzas=[
             Adivinanza(_con_torch, "torch.softmax, prohibido por el enunciado («sin PyTorch»)"),
@@ -137,6 +151,7 @@ CASOS = {
             Adivinanza(_restar_minimo, "restar el mínimo de la fila: pasa con [1000, 999, 998] pero no es el truco"),
             Adivinanza(_maximo_global, "restar el máximo de toda la tabla en vez del de cada fila"),
             Adivinanza(_restar_media, "restar la media de la fila: pasa con [1000, 999, 998] y con [1000, 0]"),
+            Adivinanza(_restar_maximo_absoluto, "restar el mayor |z| de la fila: falla con puntajes negativos grandes"),
         ],
     ),
     "03.4": Caso(
@@ -170,7 +185,8 @@ CASOS = {
                  Error(0.0297, "te falta la derivada del peso mayor"), Error(0.9412, "sumado p_j²"),
                  Error(0.06, "tres decimales"), Error(0.2, "súmalos"),
                  Error(0.0591, "1 − 0.97²"), Error(0.0594, "término del peso mayor"),
-                 Error(0.058, "cortado los decimales"), Error(0.0285, "otra vez por su peso")],
+                 Error(0.058, "cortado los decimales"), Error(0.0285, "otra vez por su peso"),
+                 Error(0.03, "una sola parte")],
         # Cerca, pero no son la cuenta (tests/test_escala.py mira la pista de las tres primeras):
         rechaza=[0.0595, 0.0582, 0.0597, 0.0591, 0.0594],
     ),

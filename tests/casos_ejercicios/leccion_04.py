@@ -50,6 +50,16 @@ def _cabezas_y_d_cabeza_cambiadas(qkv, cabezas):
     return torch.stack([t.view(lote, L, -1, cabezas).transpose(1, 2) for t in qkv.chunk(3, dim=-1)])
 
 
+def _lote_y_cabezas_cambiados(qkv, cabezas):
+    """Las cabezas delante del lote: (3, cabezas, lote, L, d_cabeza)."""
+    return _separar_qkv(qkv, cabezas).transpose(1, 2)
+
+
+def _cabezas_fijas(qkv, cabezas):
+    """Una función que no usa su argumento y separa siempre en 2 cabezas."""
+    return _separar_qkv(qkv, 2)
+
+
 def _intercalado(qkv, cabezas):
     lote, L, triple = qkv.shape
     return qkv.view(lote, L, cabezas, 3, triple // 3 // cabezas).permute(3, 0, 2, 1, 4)
@@ -101,6 +111,8 @@ CASOS = {
                  Error(_reshape_directo, "un reshape directo"), Error(_sin_transpose, "delante de las palabras"),
                  Error(_reshape_sin_intercambiar, "intercambia las dimensiones de las palabras y de las cabezas"),
                  Error(_cabezas_y_d_cabeza_cambiadas, "has cambiado de sitio las cabezas y d_cabeza"),
+                 Error(_lote_y_cabezas_cambiados, "has puesto las cabezas delante del lote"),
+                 Error(_cabezas_fijas, "y 1 cabeza tu función devuelve"),
                  Error(_intercalado, "Q entera, luego K entera"), Error(_orden_cambiado, "no en su orden"),
                  Error(_q_y_k_cambiadas, "resultado[0] es K, resultado[1] es Q"),
                  Error(_cabezas_alternas, "números consecutivos"), Error(_sin_return, "no devuelve nada"),

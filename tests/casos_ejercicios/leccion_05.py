@@ -157,6 +157,16 @@ def _menos_uno(relleno):
     return _aditiva_de(_ambas(relleno), -1.0)
 
 
+def _menos_cien(relleno):
+    """−100 en vez de −∞: en float32, e^(−100) aún no es 0, y la celda recibe algo de peso."""
+    return _aditiva_de(_ambas(relleno), -100.0)
+
+
+def _menos_mil(relleno):
+    """−1000 en vez de −∞: con los puntajes de la lección ya da peso 0, pero no oculta con cualquier puntaje."""
+    return _aditiva_de(_ambas(relleno), -1000.0)
+
+
 def _diagonal_oculta(relleno):
     L = relleno.shape[-1]
     return _aditiva_de(_ambas(relleno) | torch.eye(L, dtype=torch.bool))
@@ -211,7 +221,10 @@ CASOS = {
                  Error(_aditiva_al_reves, "al revés"), Error(_unos, "sumar 1"),
                  Error(_sin_causal, "falta la máscara causal"), Error(_sin_relleno, "falta el relleno"),
                  Error(_filas_del_relleno, "sus columnas (las claves)"),
-                 Error(_solo_columnas, "falta una fila por cada palabra"), Error(_menos_uno, "vale -1")],
+                 Error(_solo_columnas, "falta una fila por cada palabra"),
+                 Error(_menos_uno, "vale -1 en tu máscara: eso solo resta 1"),
+                 Error(_menos_cien, "vale -100 en tu máscara: eso solo resta 100"),
+                 Error(_menos_mil, "pero no con cualquiera")],
         adivinanzas=[Adivinanza(_la_del_curso, "la máscara del curso sin convertir"),
                      Adivinanza(_sdpa_booleana, "la máscara booleana de SDPA, que el enunciado no pide"),
                      Adivinanza(_sin_causal, "combinar_mascaras(relleno) sin la causal, en forma aditiva")],

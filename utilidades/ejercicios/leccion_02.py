@@ -205,7 +205,7 @@ def _formas_de_la_atencion_cruzada(respuesta):
     pesos, salida = (tuple(int(round(x)) for x in fila) for fila in valor)
     if (pesos, salida) == ((lote, L_q, L_k), (lote, L_q, d_v)):
         return bien("La tabla de pesos es rectangular, una fila por consulta y una columna por clave, y la salida "
-                    "tiene una fila por consulta, del tamaño de los valores.")
+                    "tiene una fila por consulta, de la dimensión de los valores, d_v.")
     if (salida, pesos) == ((lote, L_q, L_k), (lote, L_q, d_v)):
         return pista("tienes las dos formas, pero en el orden contrario: primero los pesos y después la salida.")
     if pesos[0] != lote or salida[0] != lote:
@@ -221,7 +221,7 @@ def _formas_de_la_atencion_cruzada(respuesta):
         return pista("la tabla de pesos tiene una fila por consulta y una columna por clave: mira el penúltimo "
                      "eje de Q y el de K.")
     if salida == (lote, L_q, d):
-        return pista("la salida mezcla valores, no consultas: su último eje tiene el tamaño de cada valor, "
+        return pista("la salida mezcla valores, no consultas: su último eje es la dimensión de cada valor, "
                      "como el último de V.")
     if salida[1] == L_k:
         return pista("la salida tiene una fila por palabra que pregunta (cada consulta recibe su mezcla), no una "

@@ -39,9 +39,9 @@ def desviacion_para_d_256(respuesta):
     if es_cercano(valor, 16, 0.05):  # √256 es exacto: un 15.6 o un 16.4 «a ojo» no valen
         return bien("La desviación crece como √d: por eso dividir por √d la devuelve a 1.")
     if es_cercano(valor, 8, 0.05):
-        return pista("8 es la desviación de la tabla para d = 64; con d = 256, q·k suma más productos.")
+        return pista("8 es la √d de la tabla para d = 64; con d = 256, q·k suma más productos.")
     if es_cercano(valor, math.sqrt(512), 0.05):
-        return pista("esa es la desviación de la tabla para d = 512; aquí d = 256.")
+        return pista("esa es la √d de la tabla para d = 512; aquí d = 256.")
     if es_cercano(valor, 128, 0.5):
         return pista("128 es la mitad de d; la desviación típica no sale de dividir la varianza entre 2.")
     if es_cercano(valor, 4, 0.05):
@@ -69,8 +69,9 @@ def pesos_con_t_2(respuesta):
         return pista("esos son los pesos con T = 0.5: ¿multiplicaste los puntajes por T en vez de dividirlos?")
     if cuatro and np.allclose(valor, 100 * esperado, atol=1.0):
         return pista("los has dado en porcentaje; escribe pesos entre 0 y 1.")
-    if cuatro and np.allclose(valor, _softmax(PUNTAJES, 1.0), atol=0.01):
-        return pista("esos son los pesos con T = 1, los de la tabla; aquí la temperatura es otra.")
+    for T_de_la_tabla in (1, 4):  # dos filas de la tabla de la sección 4
+        if cuatro and np.allclose(valor, _softmax(PUNTAJES, T_de_la_tabla), atol=0.01):
+            return pista(f"esos son los pesos con T = {T_de_la_tabla}, los de la tabla; aquí la temperatura es otra.")
     if (cuatro and not np.allclose(valor, esperado, atol=tolerancia)
             and any(np.allclose(valor, np.floor(esperado * 10 ** n) / 10 ** n) for n in (2, 3))):
         return pista("el método va bien, pero has cortado los decimales en vez de redondear: redondea cada peso al "
@@ -135,10 +136,18 @@ def softmax_en_numpy(funcion):
         (np.array([1000.0, 0.0]), 1.0),  # restar el mínimo no basta: exp(1000) se desborda
         (np.array([[1000.0, 999.0], [0.0, -1.0]]), 1.0),  # restar el máximo de toda la tabla no basta
         (np.array([1000.0, 0.0, 0.0, 0.0]), 1.0),  # restar la media (250) no basta: exp(750) se desborda
+        (np.array([-1000.0, -1001.0]), 1.0),  # restar otra cosa que el máximo (p. ej. max|z|) deja exp(-2001) = 0
     ]
     for numero, (puntajes, T) in enumerate(casos):
         with np.errstate(all="ignore"), _vigilar_softmax_hecho() as usados:  # un desbordamiento, sin avisos
-            resultado = funcion(puntajes.copy(), T)
+            try:
+                resultado = funcion(puntajes.copy(), T)
+            except ValueError as error:
+                if "broadcast" not in str(error):
+                    raise
+                return pista(f"con puntajes de forma {puntajes.shape} tu función da un error al restar o dividir: "
+                             f"z.max(axis=-1) tiene forma {puntajes.shape[:-1]}, que no encaja con "
+                             f"{puntajes.shape}. Con keepdims=True conserva el último eje con tamaño 1 y encaja.")
         if usados and not any(nombre.endswith(".softmax") for nombre in usados):
             return pista("has escrito el softmax con PyTorch (tensores, torch.exp o .numpy()), y el ejercicio lo "
                          "pide en NumPy, sin PyTorch: trabaja con el array que recibes con np.exp, np.max y np.sum.")
@@ -166,6 +175,10 @@ def softmax_en_numpy(funcion):
                 return pista("con [1000, 0, 0, 0] sale NaN: si restas la media de la fila (250), el mayor queda en "
                              "750 y np.exp(750) se desborda. Lo que no se desborda nunca es restar el mayor de cada "
                              "fila: el mayor pasa a ser 0 y todos los demás, negativos.")
+            if numero == 8:
+                return pista("con [-1000, -1001] sale NaN: lo que restas deja los dos puntajes muy por debajo de 0, "
+                             "np.exp da 0 en ambos y la división es 0 entre 0. Resta el mayor de cada fila, con su "
+                             "signo: el mayor pasa a ser 0.")
             return pista("con puntajes grandes como 1000, np.exp se desborda y sale NaN. Resta el máximo de "
                          "cada fila antes de exponenciar: el resultado no cambia, porque se cancela arriba y abajo.")
         if not np.allclose(valor, esperado, atol=1e-6):
@@ -232,6 +245,9 @@ def suma_de_derivadas(respuesta):
     if es_cercano(valor, float((pesos ** 2 * (1 - pesos)).sum()), 0.0002):
         return pista("has multiplicado cada p_j(1 − p_j) otra vez por su peso p_j; la suma que se pide es la de "
                      "p_j(1 − p_j) tal cual, sin ese factor de más.")
+    if es_cercano(valor, 0.03, 1e-9):  # 0.0291 o 0.0297 redondeados: no se sabe qué mitad falta
+        return pista("≈ 0.03 es lo que da una sola parte de la suma: el término del peso mayor, o el de los tres "
+                     "pequeños. Suma los cuatro términos p_j(1 − p_j).")
     if es_cercano(valor, 0.97 * 0.03, 0.0003):
         return pista("esa es solo la derivada del peso mayor; suma también las de los otros tres.")
     if es_cercano(valor, 3 * 0.01 * 0.99, 0.0006) or es_cercano(valor, 0.01 * 0.99, 0.0006):

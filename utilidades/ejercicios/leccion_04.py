@@ -87,11 +87,12 @@ def _separar_qkv(qkv, cabezas):
 def separar_qkv(funcion):
     exigir_funcion(funcion, "comprobar('04.3', separar_qkv)")
     generador = torch.Generator().manual_seed(4)
-    # Ningún caso tiene tantas cabezas como números por cabeza: así una forma con los dos tamaños cambiados de sitio
-    # no pasa por buena (la lección evita esa coincidencia por lo mismo).
-    for (lote, L, d_modelo), cabezas in (((2, 5, 16), 2), ((1, 3, 12), 2), ((3, 7, 8), 2), ((2, 4, 6), 1)):
+    # Ningún caso tiene tantas cabezas como números por cabeza, ni el primero tantas frases en el lote como cabezas:
+    # así una forma con dos tamaños cambiados de sitio no pasa por buena (la lección evita esas coincidencias).
+    for (lote, L, d_modelo), cabezas in (((3, 5, 16), 2), ((1, 3, 12), 2), ((3, 7, 8), 2), ((2, 4, 6), 1)):
         qkv = torch.randn(lote, L, 3 * d_modelo, generator=generador)
         d_cabeza = d_modelo // cabezas
+        n_cabezas = f"{cabezas} cabeza" if cabezas == 1 else f"{cabezas} cabezas"
         esperado = _separar_qkv(qkv, cabezas).to(torch.float64)  # en float64: vale un resultado float32 o float64
         resultado = llamar(funcion, qkv.clone(), cabezas, tipo=None)
         if isinstance(resultado, (tuple, list)) and len(resultado) == 3:
@@ -105,11 +106,14 @@ def separar_qkv(funcion):
                          "sus primeros d_modelo números son Q, los siguientes K y los últimos V. Pártelo en tres "
                          "antes de trocear cada parte en cabezas.")
         if tuple(resultado.shape) == (3, lote, d_cabeza, L, cabezas):
-            return pista(f"has cambiado de sitio las cabezas y d_cabeza: con d_modelo = {d_modelo} y {cabezas} "
-                         f"cabezas, cada vector se parte en {cabezas} trozos de {d_cabeza} números, (lote, L, "
+            return pista(f"has cambiado de sitio las cabezas y d_cabeza: con d_modelo = {d_modelo} y {n_cabezas}, "
+                         f"cada vector se parte en {cabezas} trozos de {d_cabeza} números, (lote, L, "
                          f"cabezas, d_cabeza), y las cabezas van delante de las palabras.")
+        if tuple(resultado.shape) == (3, cabezas, lote, L, d_cabeza) and cabezas != lote:
+            return pista("has puesto las cabezas delante del lote: cada frase del lote se separa en sus cabezas, así "
+                         "que tras Q, K o V va primero el lote y después las cabezas, (3, lote, cabezas, L, d_cabeza).")
         if tuple(resultado.shape) != tuple(esperado.shape):
-            return pista(f"con qkv de forma {(lote, L, 3 * d_modelo)} y {cabezas} cabezas tu función devuelve "
+            return pista(f"con qkv de forma {(lote, L, 3 * d_modelo)} y {n_cabezas} tu función devuelve "
                          f"{tuple(resultado.shape)} y se esperaba {tuple(esperado.shape)}: primero Q, K o V; "
                          f"después el lote, las cabezas (delante de las palabras), las palabras y d_cabeza.")
         if torch.allclose(resultado, esperado, atol=1e-6):

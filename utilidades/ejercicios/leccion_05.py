@@ -116,7 +116,8 @@ def longitudes_desde_relleno(funcion):
             return pista(f"con un lote de {lote} frases (relleno de forma {tuple(relleno.shape)}) tu función "
                          f"devuelve {recibido}; se espera un número por frase, forma ({lote},).")
         if valor.tolist() == [L - n for n in longitudes]:
-            return pista("has contado el relleno; se pide la longitud real (las posiciones con False).")
+            return pista("has contado el relleno de cada frase; se pide su longitud real: cuántas palabras de verdad "
+                         "tiene.")
         if valor.tolist() != longitudes:
             if izquierda:
                 return pista("con el relleno detrás funciona, pero con el relleno delante (izquierda=True, la "
@@ -169,6 +170,16 @@ def mascara_para_sdpa(funcion):
         visibles, ocultas = valores[~ambas], valores[ambas]
         if (visibles == 0).all() and (ocultas <= -1e4).all():
             continue
+        if (visibles == 0).all() and (ocultas < 0).all():  # oculta donde toca, pero con un número, no con −∞
+            valor = ocultas.max().item()
+            if valor <= -104:
+                return pista(f"una celda que no se mira vale {valor:g} en tu máscara. Con puntajes como los de la "
+                             f"lección eso ya da peso 0 en float32, pero no con cualquiera: un puntaje oculto unos "
+                             f"{-valor:g} mayor que los visibles se colaría. Se pide −∞, que oculta siempre (o, como "
+                             f"hacen muchos modelos, un número de −1e4 o menos).")
+            return pista(f"una celda que no se mira vale {valor:g} en tu máscara: eso solo resta {-valor:g} a su "
+                         f"puntaje, y la celda sigue recibiendo algo de peso (en float32 hace falta una diferencia de "
+                         f"unos 104 para llegar a 0). Se pide −∞.")
         if torch.equal(valores, _aditiva(~ambas)):
             return pista("la tienes al revés: −∞ va en las celdas que NO se pueden mirar, y 0 en las demás.")
         if torch.equal(valores, ambas.double()):
@@ -187,5 +198,5 @@ def mascara_para_sdpa(funcion):
                      f"columna {columna}) de tu máscara vale {valores[frase, fila, columna].item():g}: ¿puede esa "
                      f"palabra mirar a esa otra?")
     return bien("Con esa máscara, F.scaled_dot_product_attention da lo mismo que atencion con "
-                "combinar_mascaras(relleno, causal=True). Sumar 0 deja el puntaje igual; −∞ (o un número muy "
-                "negativo, como −1e9) le da peso 0.")
+                "combinar_mascaras(relleno, causal=True). Sumar 0 deja el puntaje igual; −∞ le da peso 0 (también "
+                "un número de −1e4 o menos, como el −1e9 de muchos modelos, mientras los puntajes no sean enormes).")

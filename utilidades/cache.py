@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from utilidades.atencion import atencion
-from utilidades.gpt import filtrar_top_k
+from utilidades.gpt import generar
 from utilidades.multicabeza import atencion_fusionada
 
 
@@ -223,38 +223,21 @@ class ModeloConCache(nn.Module):
 # --- Generar -------------------------------------------------------------------------------------------------------
 
 
-@torch.no_grad()
 def generar_con_cache(modelo, indices, nuevos, temperatura=1.0, top_k=None, generador=None, deslizar=False):
     """Lo mismo que `generar` (los mismos índices con la misma semilla), con la caché: añade `nuevos` índices a
-    `indices` (lista o tensor 1-D) y devuelve un tensor 1-D.
+    `indices` (lista o tensor 1-D) y devuelve un tensor 1-D. Es `generar` con `ModeloConCache(modelo)`.
 
     Con `deslizar=True`, pasado el contexto la ventana se desliza como en `generar`: cada carácter cambia de posición
     y con él sus claves y valores, así que cada paso recalcula la ventana entera (sin caché). Sin él, pedir más
     caracteres de los que caben en el contexto es un error.
     """
-    if temperatura <= 0:
-        raise ValueError(f"La temperatura debe ser mayor que 0, pero es {temperatura}. Para elegir siempre el "
-                         f"carácter más probable, usa top_k=1.")
-    modelo.eval()
-    dispositivo = next(modelo.parameters()).device
-    secuencia = torch.as_tensor(indices, dtype=torch.long).flatten().to(dispositivo)
-    if not deslizar and len(secuencia) + nuevos - 1 > modelo.contexto:
-        raise ValueError(f"El comienzo tiene {len(secuencia)} caracteres y pides {nuevos} más: el último se "
-                         f"predeciría mirando {len(secuencia) + nuevos - 1} y el contexto del modelo es de "
-                         f"{modelo.contexto}. Pide como mucho {max(modelo.contexto - len(secuencia) + 1, 0)}, "
+    largo = len(torch.as_tensor(indices).flatten())
+    if not deslizar and largo + nuevos - 1 > modelo.contexto:
+        raise ValueError(f"El comienzo tiene {largo} caracteres y pides {nuevos} más: el último se "
+                         f"predeciría mirando {largo + nuevos - 1} y el contexto del modelo es de "
+                         f"{modelo.contexto}. Pide como mucho {max(modelo.contexto - largo + 1, 0)}, "
                          f"o usa deslizar=True para seguir como generar (sin caché pasado el contexto).")
-    cache = Cache(len(modelo.bloques))
-    pendientes = secuencia[-modelo.contexto:]  # lo que aún no ha pasado por el modelo
-    for _ in range(nuevos):
-        if len(secuencia) <= modelo.contexto:  # cabe: solo pasan los caracteres nuevos
-            logits = paso_con_cache(modelo, pendientes.unsqueeze(0), cache)[0, -1]
-        else:  # la ventana se desliza: todo cambia de posición y se recalcula, como en generar
-            logits = modelo(secuencia[-modelo.contexto:].unsqueeze(0))[0, -1]
-        probabilidades = torch.softmax(filtrar_top_k(logits / temperatura, top_k), dim=-1)  # como en generar
-        siguiente = torch.multinomial(probabilidades.cpu(), 1, generator=generador).to(dispositivo)
-        secuencia = torch.cat([secuencia, siguiente])
-        pendientes = siguiente
-    return secuencia.cpu()
+    return generar(ModeloConCache(modelo), indices, nuevos, temperatura, top_k, generador)
 
 
 # --- Medir ---------------------------------------------------------------------------------------------------------

@@ -61,6 +61,8 @@ CASOS = {
             Error([math.cos(3), math.sin(3)], "revisa el orden"),
             Error([math.sin(3)], "dos números"),
         ],
+        acepta=[[0.14, -0.99], [0.141, -0.990]],
+        rechaza=[[0.15, -0.98], [0.15, -0.99], [0.145, -0.99], [0.14, -0.985]],
     ),
     "06.2": Caso(
         solucion=2 * math.pi * _VELOCIDAD,

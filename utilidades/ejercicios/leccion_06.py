@@ -29,8 +29,9 @@ def _valores_en_la_posicion_3(respuesta):
             return pista("parece que calculaste en grados; los senos de la fórmula usan radianes (math.sin).")
         if abs(valor[0] - esperado[1]) < 0.01 and abs(valor[1] - esperado[0]) < 0.01:
             return pista("las columnas pares llevan el seno y las impares el coseno; revisa el orden.")
+    # Tolerancia 0.002: acepta el redondeo a dos decimales ([0.14, -0.99]), no valores a ojo como [0.15, -0.98].
     veredicto = comparar_numeros(
-        respuesta, esperado,
+        respuesta, esperado, tolerancia=0.002,
         pista_forma="da dos números: [PE(3, 0), PE(3, 1)].",
         pista_valor="en las columnas 0 y 1 el divisor es 10000^0 = 1, así que el ángulo es la posición misma.",
     )

@@ -15,7 +15,7 @@ LENTOS = {"10_mini_gpt.ipynb", "test_navegador.py", "test_rise.py"}
 # Los archivos que más tardan, del más largo al más corto, van primero: pytest-xdist reparte archivos enteros
 # (--dist loadfile, sin reordenar: ver tareas.en_paralelo) y, si uno de minutos empieza al final, el otro proceso se
 # queda esperando sin nada que hacer. Detrás, los cuadernos y, al final, las pruebas cortas, que rellenan huecos.
-PRIMERO = ("test_navegador.py", "test_rise.py", "test_sitio.py", "test_diapositivas.py", "10_mini_gpt.ipynb")
+PRIMERO = ("test_rise.py", "test_sitio.py", "test_diapositivas.py", "10_mini_gpt.ipynb", "test_navegador.py")
 
 
 def hilos_por_proceso(nucleos=None, procesos=None):

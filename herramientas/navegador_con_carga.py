@@ -3,7 +3,7 @@
 Uso: python -m herramientas.navegador_con_carga [VECES] [-- opciones de pytest]
 
 Arranca un generador de carga (un proceso por núcleo, cada uno en un bucle de cálculo), ejecuta
-`pytest tests/test_navegador.py` VECES veces (5 por omisión), para la carga y resume el tiempo y el
+`pytest tests/test_rise.py tests/test_navegador.py` VECES veces (5 por omisión), para la carga y resume el tiempo y el
 resultado de cada pasada. Cada pasada tiene un plazo propio (el doble del de todas las lecciones juntas): si
 se agotara, eso es un cuelgue y se informa como tal.
 """
@@ -38,7 +38,7 @@ def main(argumentos):
         for vez in range(1, veces + 1):
             inicio = time.monotonic()
             orden = [sys.executable, "-m", "pytest", "-q", "-p", "no:nbval", "-o", "addopts=-p no:cacheprovider",
-                     "tests/test_navegador.py", *extra]
+                     "tests/test_rise.py", "tests/test_navegador.py", *extra]
             try:
                 codigo = subprocess.run(orden, cwd=RAIZ, timeout=PLAZO_POR_PASADA).returncode
             except subprocess.TimeoutExpired:

@@ -1,4 +1,4 @@
-"""JupyterLab y Chromium para las pruebas en un navegador de verdad (tests/test_navegador.py y tests/test_rise.py).
+"""JupyterLab y Chromium para las pruebas en un navegador de verdad (tests/test_rise.py y tests/test_navegador.py).
 
 El accesorio `jupyterlab` arranca un servidor (uno por archivo de pruebas: pytest-xdist puede llevar cada archivo a
 otro proceso) sobre copias de las lecciones; `Visita` abre una lección en una página, con plazos, capturas y fallos
@@ -106,9 +106,9 @@ def jupyterlab():
     (trabajo / "notebooks").mkdir(parents=True)
     for leccion in LECCIONES:
         shutil.copy2(leccion, trabajo / "notebooks" / leccion.name)
-    # Otra copia de cada lección, entera, para presentarla con RISE (tests/test_rise.py la ejecuta y la guarda,
-    # como Alt+R): las de notebooks/ siguen como las abre un estudiante. Junto a las dos, el
-    # estilo de las presentaciones (RISE carga el rise.css de la carpeta del cuaderno).
+    # Otra copia de cada lección, para abrirla en JupyterLab y presentarla con RISE (tests/test_rise.py la ejecuta y
+    # la guarda, como Alt+R); las de notebooks/ quedan como las abre quien estudia (tests/test_navegador.py).
+    # Junto a las dos, el estilo de las presentaciones (RISE carga el rise.css de la carpeta del cuaderno).
     (trabajo / PRESENTAR).mkdir()
     for leccion in LECCIONES:
         shutil.copy2(leccion, trabajo / PRESENTAR / leccion.name)
@@ -466,3 +466,220 @@ def chromium(playwright_sync):
     lanzador = _Chromium(playwright_sync)
     yield lanzador
     lanzador.cerrar()
+
+
+# --- Una lección abierta en JupyterLab o en Notebook 7 ----------------------------------------------------
+
+# Lo que delata un widget mostrado crudo o roto.
+CRUDO = re.compile(r"\w+\(children=|Error displaying widget|model not found|Failed to load model", re.I)
+
+# Errores que la propia interfaz de Notebook 7.6 lanza al cargar, sin que el curso intervenga: el primero en
+# cualquier página (también /tree con `jupyter notebook` a secas), el segundo si antes se abrió JupyterLab en el
+# mismo servidor. Se toleran solo con ese texto y si vienen del código de Notebook (/static/notebook/).
+RUIDO_NB7 = ("Cannot read properties of undefined (reading 'schema')",
+             "Command 'filebrowser:open-path' not registered.")
+
+WIDGETS_GUARDADOS = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const vistos = [];
+  panel.content.widgets.filter((c) => c.model.type === "code").forEach((c, i) => {
+    let tiene = false;
+    for (let k = 0; k < c.model.outputs.length; k++) {
+      const datos = c.model.outputs.get(k).toJSON().data;
+      if (datos && datos["%WIDGET%"]) tiene = true;
+    }
+    if (tiene) vistos.push({celda: i + 1, texto: (c.outputArea.node.textContent || "").trim().slice(0, 400)});
+  });
+  return vistos;
+}""".replace("%WIDGET%", WIDGET)
+
+WIDGETS_EN_PANTALLA = """() => {
+  // Los renderizadores de widgets de cada celda (el mimeType lo guarda cada renderizador de JupyterLab).
+  const panel = window.jupyterapp.shell.currentWidget;
+  const vistos = [];
+  const buscar = (w) => {
+    if (w.mimeType === "%WIDGET%") { vistos.push(w); return; }
+    for (const hijo of (w.widgets || [])) buscar(hijo);
+  };
+  panel.content.widgets.filter((c) => c.model.type === "code").forEach((c) => buscar(c.outputArea));
+  return vistos.map((w) => {
+    const caja = w.node.getBoundingClientRect();
+    const texto = w.node.textContent || "";
+    return {alto: caja.height, ancho: caja.width,
+            error: /Error displaying widget|Error rendering|model not found|Failed to/i.test(texto),
+            cargando: /Loading widget/i.test(texto), texto: texto.slice(0, 200)};
+  });
+}""".replace("%WIDGET%", WIDGET)
+
+
+
+def probar_leccion(pagina, url, leccion, interfaz, ejecutar, carpeta="notebooks"):
+    """Abre la lección (la copia de `carpeta`) en `interfaz` y revisa lo guardado; con `ejecutar`, ejecuta lo que
+    necesitan sus paneles (en Notebook 7, todo), revisa cada widget y hace con ellos lo que haría un estudiante
+    (lecciones 01, 10 y 11). Devuelve la Visita, con la lección aún abierta en `pagina`."""
+    visita = Visita(pagina, leccion, interfaz, carpeta=carpeta)
+    fallos_js = []
+
+    def al_fallar(error):
+        if interfaz == "nb7" and error.message in RUIDO_NB7 and "/static/notebook/" in (error.stack or ""):
+            print(f"{visita.nombre}: error conocido de Notebook 7, tolerado: {error.message}")
+        else:
+            fallos_js.append(str(error))
+
+    pagina.on("pageerror", al_fallar)
+    visita.abrir(url)
+
+    # 1. Abierta sin ejecutar: lo guardado se lee, sin errores ni widgets crudos.
+    estado = _evaluar(pagina, ESTADO_CELDAS)
+    assert not estado["problemas"], f"{visita.nombre} guarda salidas de error:\n" + "\n".join(estado["problemas"])
+    for widget in _evaluar(pagina, WIDGETS_GUARDADOS):
+        assert not CRUDO.search(widget["texto"]), (
+            f"{visita.nombre}, celda de código {widget['celda']}: antes de ejecutar, el widget se ve crudo: "
+            f"{widget['texto'][:200]}")
+        assert re.search(r"ejecuta la celda", widget["texto"], re.I), (
+            f"{visita.nombre}, celda de código {widget['celda']}: antes de ejecutar, el widget debe decir en "
+            f"castellano que hay que ejecutar la celda y qué calculó; se ve: {widget['texto'][:200]}")
+    visita.captura("_abierta")
+    assert not fallos_js, f"{visita.nombre}: errores de JavaScript al abrir:\n" + "\n".join(fallos_js)
+    if not ejecutar:
+        return visita
+
+    # 2. Ejecutado lo que necesitan sus paneles (en Notebook 7, todo): sin errores y cada widget a la vista.
+    if interfaz == "lab":
+        _ejecutar_para_los_paneles(visita, _pasos_para_los_paneles(leccion, _celdas_de_paneles(leccion)))
+    else:
+        visita.ejecutar_todo()
+    pagina.wait_for_timeout(1500)  # que los widgets terminen de dibujarse
+    estado = _evaluar(pagina, ESTADO_CELDAS)
+    assert not estado["problemas"], f"{visita.nombre} tiene salidas de error:\n" + "\n".join(estado["problemas"])
+    en_pantalla = _evaluar(pagina, WIDGETS_EN_PANTALLA)
+    assert len(en_pantalla) == estado["widgets"], (
+        f"{visita.nombre}: {estado['widgets']} salidas de widget pero {len(en_pantalla)} en pantalla.")
+    for k, widget in enumerate(en_pantalla):
+        assert not widget["error"] and not widget["cargando"] and widget["alto"] > 10, (
+            f"{visita.nombre}: el widget {k + 1} no se muestra bien: {widget}")
+    salidas = pagina.locator(".jp-OutputArea-output").filter(has=pagina.locator(".jupyter-widgets, .lm-Widget"))
+    for k in range(min(salidas.count(), 6)):
+        salidas.nth(k).scroll_into_view_if_needed()
+        salidas.nth(k).screenshot(path=str(CAPTURAS / f"{visita.prefijo}{leccion.stem}_widget_{k + 1}.png"))
+    visita.captura()
+    assert not fallos_js, f"{visita.nombre}: errores de JavaScript en la página:\n" + "\n".join(fallos_js)
+
+    # 3. Lo que hace un estudiante con los widgets de cada lección.
+    if leccion.name.startswith("01_"):
+        from navegador_actividad import estudiante_en_la_actividad
+
+        estudiante_en_la_actividad(pagina, pagina.locator(".aqm-raiz").first, CAPTURAS, visita.prefijo)
+        assert not fallos_js, f"{visita.nombre}: errores de JavaScript al usar la actividad:\n" + "\n".join(fallos_js)
+    if leccion.name.startswith("10_"):
+        _estudiante_en_el_escritor(visita)
+        assert not fallos_js, f"{visita.nombre}: errores de JavaScript en el generador:\n" + "\n".join(fallos_js)
+    if leccion.name.startswith("11_"):
+        _estudiante_en_el_visualizador(visita)
+        assert not fallos_js, f"{visita.nombre}: errores de JavaScript en el visualizador:\n" + "\n".join(fallos_js)
+    return visita
+
+
+# --- Lección 10: un estudiante pide otra muestra y cambia el comienzo -------------------------------------
+
+
+def _estudiante_en_el_escritor(visita):
+    """Pulsa «Otra muestra» (otro texto, la muestra siguiente) y escribe otro comienzo (el texto empieza por él)."""
+    pagina = visita.pagina
+    texto = pagina.locator(".gen-texto").first
+    estado = pagina.locator(".gen-estado").first
+    texto.scroll_into_view_if_needed()
+    antes = _esperar_texto(visita, texto, lambda t: t.startswith("El modelo "), "el texto inicial", tiempo=120)
+    muestra = int(re.search(r"muestra (\d+)", _esperar_texto(visita, estado, lambda t: "muestra" in t,
+                                                              "el número de muestra")).group(1))
+    pagina.locator("button.gen-otra, .gen-otra button").first.click()
+    siguiente = f"muestra {muestra + 1}"
+    _esperar_texto(visita, estado, lambda t: siguiente in t, f"«{siguiente}» tras «Otra muestra»", tiempo=120)
+    otra = _esperar_texto(visita, texto, lambda t: t.startswith("El modelo ") and t != antes, "otra muestra",
+                          tiempo=120)
+    assert otra != antes
+    entrada = pagina.locator(".gen-comienzo input").first
+    entrada.fill("La máscara ")
+    entrada.press("Enter")
+    _esperar_texto(visita, texto, lambda t: t.startswith("La máscara "), "el texto con el comienzo nuevo", tiempo=120)
+    pagina.locator(".gen-texto").first.locator("xpath=..").screenshot(path=str(CAPTURAS / "10_generador.png"))
+
+
+# --- Lección 11: un estudiante recorre la pasada del mini-GPT ------------------------------------------
+
+
+def _texto_visible(localizador):
+    """El texto de un elemento, o "" si aún no está (el widget se redibuja con cada respuesta del kernel)."""
+    try:
+        return localizador.text_content(timeout=2000) or ""
+    except Exception:
+        return ""
+
+
+def _esperar_texto(visita, localizador, condicion, descripcion, tiempo=60, sufijo="_widget"):
+    """Sondea el texto de `localizador` hasta que cumpla `condicion`; si se agota el plazo, falla con captura."""
+    limite = time.monotonic() + tiempo
+    while True:
+        texto = _texto_visible(localizador)
+        if condicion(texto):
+            return texto
+        if time.monotonic() > limite:
+            visita.fallar(f"el widget no llegó a: {descripcion} en {tiempo} s. Se ve: {texto[:300]}", sufijo)
+        visita.pagina.wait_for_timeout(200)
+
+
+def _imagen_quieta(visita, imagen, tiempo=30):
+    """Espera a que la figura deje de cambiar (llega del kernel después del texto); así la captura es la de ahora."""
+    limite = time.monotonic() + tiempo
+    antes, iguales = None, 0
+    while iguales < 3 and time.monotonic() < limite:
+        try:
+            ahora = imagen.get_attribute("src", timeout=2000)
+        except Exception:
+            ahora = None
+        iguales = iguales + 1 if ahora and ahora == antes else 0
+        antes = ahora
+        visita.pagina.wait_for_timeout(400)
+
+
+def _estudiante_en_el_visualizador(visita):
+    """Escribe un comienzo, avanza etapas con el botón, salta a la última y añade el carácter sorteado."""
+    pagina = visita.pagina
+    raiz = pagina.locator(".vis-texto").first.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
+    raiz.scroll_into_view_if_needed()
+    texto = pagina.locator(".vis-texto").first
+    entrada = pagina.locator(".vis-prompt input").first
+    boton = pagina.locator("button.vis-siguiente, .vis-siguiente button").first
+    etapa = pagina.locator(".vis-etapa select").first
+    imagen = pagina.locator("img.vis-imagen, .vis-imagen img").first
+
+    comienzo = "La atención"
+    entrada.fill(comienzo)
+    entrada.press("Enter")
+    _esperar_texto(visita, texto, lambda t: "Etapa 0 del curso" in t and "«L» «a» «␣» «a»" in t,
+                   "el comienzo escrito")
+    _imagen_quieta(visita, imagen)
+    raiz.screenshot(path=str(CAPTURAS / "11_visualizador_1_caracteres.png"))
+    ultima = int(re.search(r"Etapa 0 del curso \(de 0 a (\d+)\)", _texto_visible(texto)).group(1))
+    for paso in (1, 2):
+        boton.click()
+        _esperar_texto(visita, texto, lambda t, paso=paso: f"Etapa {paso} del curso (de 0 a {ultima})" in t,
+                       f"la etapa {paso}")
+    _imagen_quieta(visita, imagen)
+    raiz.screenshot(path=str(CAPTURAS / "11_visualizador_2_etapa_2.png"))
+    etapa.select_option(index=ultima)
+    final = _esperar_texto(visita, texto, lambda t: f"Etapa {ultima} del curso (de 0 a {ultima})" in t,
+                           "la última etapa")
+    _imagen_quieta(visita, imagen)
+    raiz.screenshot(path=str(CAPTURAS / "11_visualizador_3_sorteo.png"))
+    boton.click()  # desde la última etapa: añade el carácter sorteado y vuelve a la primera
+    _esperar_texto(visita, texto, lambda t: "Etapa 0 del curso" in t, "volver a la etapa 0")
+    limite = time.monotonic() + 30
+    while len(entrada.input_value()) != len(comienzo) + 1:
+        if time.monotonic() > limite:
+            visita.fallar(f"el comienzo no creció un carácter: «{entrada.input_value()}» (última etapa: {final[:200]})",
+                          "_visualizador")
+        pagina.wait_for_timeout(200)
+    assert entrada.input_value().startswith(comienzo)
+    _imagen_quieta(visita, imagen)
+    raiz.screenshot(path=str(CAPTURAS / "11_visualizador_4_anadido.png"))

@@ -19,7 +19,7 @@ def _entrega(ruta, celdas_de_codigo):
     return ruta
 
 
-def test_imprimir_el_veredicto_a_mano_no_aprueba(tmp_path, capsys):
+def test_imprimir_el_veredicto_a_mano_no_aprueba(tmp_path, capsys, monkeypatch):
     entrega = _entrega(tmp_path / "entrega.ipynb", [
         "from utilidades.ejercicios import comprobar",
         "comprobar('03.1', 16)",  # una respuesta de verdad, y correcta
@@ -34,6 +34,9 @@ def test_imprimir_el_veredicto_a_mano_no_aprueba(tmp_path, capsys):
         f"un «✅» impreso por la entrega no es un veredicto de la comprobación: {veredictos}"
     assert {"03.2", "03.4"} <= set(sin_veredicto), "los ejercicios que solo imprimen el ✅ quedan sin comprobar"
     assert error is None
+    # La nota y el CSV salen de esos mismos veredictos: `main` no vuelve a ejecutar la entrega (ejecutarla lo prueban
+    # las pruebas de abajo, que llaman a `main`).
+    monkeypatch.setattr(corregir, "corregir", lambda ruta, limite: (veredictos, sin_veredicto, error))
     assert corregir.main([str(entrega), "--csv", str(tmp_path / "notas.csv")]) == 0
     notas = (tmp_path / "notas.csv").read_text(encoding="utf-8")
     assert "entrega.ipynb,03.1,bien" in notas

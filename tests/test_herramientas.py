@@ -482,7 +482,7 @@ def test_colab_versiones_fijadas_y_ensayo(tmp_path, monkeypatch):
     assert "ZeroDivisionError" in colab.ensayar(mal)
 
 
-def test_corregir_ejecuta_la_entrega_y_lee_los_veredictos(tmp_path, capsys):
+def test_corregir_ejecuta_la_entrega_y_lee_los_veredictos(tmp_path, capsys, monkeypatch):
     entrega = _cuaderno_diminuto(tmp_path / "entrega.ipynb", [
         "from utilidades.ejercicios import comprobar",
         "comprobar('03.1', 16)",
@@ -500,6 +500,9 @@ def test_corregir_ejecuta_la_entrega_y_lee_los_veredictos(tmp_path, capsys):
         "las salidas guardadas a mano no cuentan: se vuelve a ejecutar"
     assert "03.4" in veredictos, "un error en una celda no detiene la corrección"
     assert sin_veredicto == [] and error.startswith("ZeroDivisionError")
+    # `main` escribe la nota de esos mismos veredictos, sin ejecutar otra vez (tests/test_corregir.py llama a `main`
+    # con entregas que se ejecutan).
+    monkeypatch.setattr(corregir, "corregir", lambda ruta, limite: (veredictos, sin_veredicto, error))
     assert corregir.main([str(entrega), "--csv", str(tmp_path / "notas.csv")]) == 0
     assert "entrega.ipynb: " in capsys.readouterr().out
     assert "entrega.ipynb,03.1,bien" in (tmp_path / "notas.csv").read_text(encoding="utf-8")

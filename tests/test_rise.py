@@ -1,17 +1,30 @@
-"""Cada lección presentada con RISE en Chromium sin cabeza, a 1280 × 720, como la presenta un docente.
+"""Cada lección en JupyterLab y presentada con RISE, como la prepara y la presenta un docente: JupyterLab en 127.0.0.1
+y Chromium sin cabeza (playwright) a 1280 × 720, con las ayudas de tests/navegador_jupyter.py. Las copias de las
+lecciones viven en una carpeta temporal: nunca se tocan las del repositorio.
 
-Las lecciones con paneles se preparan antes en JupyterLab (se ejecuta lo que necesitan sus paneles, se marcan de
-confianza y se guardan, como Alt+R); después se abren con RISE, se espera a que terminen de dibujarse y se recorren
-con Espacio todas sus diapositivas y fragmentos, midiendo cada paso: nada se sale a lo ancho, nada queda cortado
-donde no hay desplazamiento y cada panel se dibuja como widget. Archivo aparte de tests/test_navegador.py (que
-comparte su JupyterLab y sus ayudas, tests/navegador_jupyter.py) para que pytest-xdist lo lleve a otro proceso.
-Un solo Chromium y un solo contexto para todas las lecciones (su caché evita bajar y compilar otra vez el código de
-JupyterLab y RISE), cada lección en una pestaña nueva y con sus kernels cerrados al terminar; ninguna espera es
-ilimitada.
+1. JupyterLab: cada lección se abre SIN ejecutar, en un espacio de trabajo nuevo (`?reset`: sin pestañas ni kernels de
+   otras lecciones), como la abre un estudiante: las salidas guardadas se ven, ninguna es un error y ningún widget
+   muestra su representación cruda (`Panel(children=…`) sino una línea en castellano.
+2. Si tiene paneles, se ejecuta lo que necesitan (sus celdas hasta el último panel; de la lección 10, sin sus
+   entrenamientos: ver SIN_ENTRENAR en tests/navegador_jupyter.py) y la prueba falla si alguna salida es un error o
+   texto de error (stderr), o si un widget no se muestra. Lo que viene después del último panel lo ejecuta nbval con
+   la lección entera. En la lección 01 un estudiante usa la actividad; en la 10, el generador; en la 11, el
+   visualizador. Después se marca de confianza y se guarda (como Alt+R).
+3. RISE, con el mismo kernel: se espera a que termine de dibujarse y se recorren con Espacio todas sus diapositivas
+   y fragmentos, midiendo cada paso: nada se sale a lo ancho, nada queda cortado donde no hay desplazamiento y cada
+   panel se dibuja como widget. En la lección EN_DIRECTO, además, se ejecuta una celda en la presentación.
+4. Al terminar se cierran los kernels de la lección.
+
+Notebook 7 está en tests/test_navegador.py (otro archivo, para que pytest-xdist lo lleve a otro proceso). Un solo
+Chromium y un solo contexto para todas las lecciones (su caché evita bajar y compilar otra vez el código de
+JupyterLab y RISE), cada lección en una pestaña nueva. Ninguna espera es ilimitada: cada `evaluate` compite en la
+página contra un plazo, playwright tiene plazos propios y un vigilante cierra Chromium si algo se queda colgado;
+toda espera agotada falla con una captura y lo que mostraba la página. Las capturas quedan en resultados/navegador/.
 """
 
 import contextlib
 import json
+import re
 import time
 
 import navegador_jupyter
@@ -21,14 +34,14 @@ from navegador_jupyter import (
     LECCIONES,
     PRESENTAR,
     TIEMPO_ABRIR,
-    Visita,
     _celdas_de_paneles,
     _cerrar_kernels,
-    _ejecutar_para_los_paneles,
     _evaluar,
     _pasos_para_los_paneles,
     _plazo_de_ejecucion,
+    _texto_visible,
     _vigilante,
+    probar_leccion,
 )
 
 # Los accesorios de pytest de navegador_jupyter (de alcance «module»: un JupyterLab para este archivo).
@@ -206,42 +219,91 @@ def _esperar_dibujo(pagina, paneles):
 
 
 
-@pytest.mark.parametrize("leccion", LECCIONES, ids=lambda ruta: f"rise-{ruta.stem}")
-def test_cada_leccion_presentada_con_rise(jupyterlab, chromium, leccion):
-    """Cada lección como presentación de RISE a 1280 × 720: se recorren todas sus diapositivas, ninguna se sale a lo
-    ancho (ni a lo alto donde no hay desplazamiento) y cada panel se dibuja como widget, no como su resumen."""
+def _abrir_presentacion(pagina, url, leccion):
+    """Abre la copia guardada de la lección con RISE y espera a que muestre la primera diapositiva con celdas."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    pagina.goto(f"{url}rise/{PRESENTAR}/{leccion.name}", wait_until="domcontentloaded")
+    try:
+        pagina.wait_for_function("""() => Boolean(document.querySelector(
+            ".reveal .slides section.present .jp-Cell"))""", timeout=TIEMPO_ABRIR * 1000, polling=100)
+    except PlaywrightTimeoutError:
+        pagina.screenshot(path=str(CAPTURAS / f"rise_{leccion.stem}_no_abre.png"))
+        pytest.fail(f"RISE no mostró {leccion.name} en {TIEMPO_ABRIR} s.")
+
+
+# Un docente ejecuta en directo una celda de la presentación, con el kernel en el que preparó la lección antes de
+# clase (una lección con paneles: ese kernel ya tiene lo ejecutado en JupyterLab).
+EN_DIRECTO = "04_atencion_multicabeza.ipynb"
+
+
+def _celda_en_directo(pagina, url, leccion):
+    """Vuelve a abrir la presentación (empieza en la portada), avanza hasta la primera diapositiva con una celda de
+    código y la ejecuta con Ctrl+Enter: su número de ejecución cambia y no da ningún error."""
+    fallos_js = []
+    pagina.on("pageerror", lambda error: fallos_js.append(str(error)))
+    _abrir_presentacion(pagina, url, leccion)
+    celda = pagina.locator(".reveal section.present .jp-CodeCell .cm-content").first
+    siguiente = pagina.locator(".reveal .controls .navigate-right").first
+    for _ in range(12):  # avanzar hasta la primera diapositiva con una celda de código a la vista
+        if celda.count() and celda.is_visible():
+            break
+        assert siguiente.is_enabled(), "La presentación se acabó sin mostrar una celda de código."
+        siguiente.click()
+        pagina.wait_for_timeout(800)
+    assert celda.count() and celda.is_visible(), "Ninguna de las primeras diapositivas muestra código."
+    numero = pagina.locator(".reveal section.present .jp-CodeCell .jp-InputPrompt").first
+    guardado = _texto_visible(numero)  # el número de ejecución guardado en el cuaderno
+    celda.dispatch_event("mousedown")  # reveal.js escala la diapositiva: un clic «real» cae fuera
+    celda.focus()
+    pagina.keyboard.press("Control+Enter")  # ejecuta y se queda en la misma celda (y diapositiva)
+    limite = time.monotonic() + TIEMPO_ABRIR
+    while not ((ahora := _texto_visible(numero)) != guardado and re.search(r"\[\d+\]", ahora)):
+        if time.monotonic() > limite:
+            pagina.screenshot(path=str(CAPTURAS / "diapositivas_sin_ejecutar.png"))
+            pytest.fail(f"La celda de la diapositiva no se ejecutó en {TIEMPO_ABRIR} s: «{_texto_visible(numero)}».")
+        pagina.wait_for_timeout(300)
+    pagina.wait_for_timeout(500)
+    pagina.screenshot(path=str(CAPTURAS / "diapositivas_celda_ejecutada.png"))
+    errores = pagina.locator(".reveal section.present .jp-CodeCell [data-mime-type='application/vnd.jupyter.stderr']")
+    assert errores.count() == 0, (
+        f"La celda ejecutada en la diapositiva dio un error: {_texto_visible(errores.first)[:300]}")
+    assert not fallos_js, "Errores de JavaScript al ejecutar en la presentación:\n" + "\n".join(fallos_js)
+
+
+
+
+@pytest.mark.parametrize("leccion", LECCIONES, ids=lambda ruta: f"lab-{ruta.stem}")
+def test_cada_leccion_en_jupyterlab_y_con_rise(jupyterlab, chromium, leccion):
+    """Cada lección en JupyterLab (lo guardado se ve; lo que necesitan sus paneles se ejecuta sin errores y cada widget
+    se dibuja y responde) y, con ese mismo kernel, como presentación de RISE a 1280 × 720: se recorren todas sus
+    diapositivas, ninguna se sale a lo ancho (ni a lo alto donde no hay desplazamiento) y cada panel se dibuja como
+    widget, no como su resumen."""
     CAPTURAS.mkdir(parents=True, exist_ok=True)
     paneles = _celdas_de_paneles(leccion)
     pasos = _pasos_para_los_paneles(leccion, paneles)
-    plazo = TIEMPO_ABRIR * 3 + (_plazo_de_ejecucion(leccion) if pasos else 0) + 300
+    plazo = TIEMPO_ABRIR * 4 + (_plazo_de_ejecucion(leccion) + 240 if pasos else 60) + 300
     inicio = time.monotonic()
-    with _vigilante(plazo, f"presentación de {leccion.name}"):
+    with _vigilante(plazo, f"{leccion.name} en JupyterLab y con RISE"):
         pagina = chromium.pestana()
         try:
-            fallos_js = []
-            pagina.on("pageerror", lambda error: fallos_js.append(str(error)))
-            if pasos:  # antes de clase: lo que necesitan los paneles, y guardar (como hace Alt+R)
-                visita = Visita(pagina, leccion, "lab", carpeta=PRESENTAR)
-                visita.abrir(jupyterlab)
-                _ejecutar_para_los_paneles(visita, pasos)
+            # Antes de clase, en JupyterLab: lo que necesitan los paneles (y lo que haría un estudiante con ellos).
+            probar_leccion(pagina, jupyterlab, leccion, "lab", bool(pasos), carpeta=PRESENTAR)
+            if pasos:  # confiar y guardar (como hace Alt+R)
                 _evaluar(pagina, CONFIAR)
                 pagina.locator(".jp-Dialog .jp-mod-accept").click()  # «Trust»
                 pagina.locator(".jp-Dialog").wait_for(state="detached")
                 _evaluar(pagina, GUARDAR)
             preparada = time.monotonic()
-            pagina.goto(f"{jupyterlab}rise/{PRESENTAR}/{leccion.name}", wait_until="domcontentloaded")
-            from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-
-            try:
-                pagina.wait_for_function("""() => Boolean(document.querySelector(
-                    ".reveal .slides section.present .jp-Cell"))""", timeout=TIEMPO_ABRIR * 1000, polling=100)
-            except PlaywrightTimeoutError:
-                pagina.screenshot(path=str(CAPTURAS / f"rise_{leccion.stem}_no_abre.png"))
-                pytest.fail(f"RISE no mostró {leccion.name} en {TIEMPO_ABRIR} s.")
+            fallos_js = []
+            pagina.on("pageerror", lambda error: fallos_js.append(str(error)))
+            _abrir_presentacion(pagina, jupyterlab, leccion)
             dibujo = _esperar_dibujo(pagina, paneles)
             secciones = _evaluar(pagina, SECCIONES)
             dibujada = time.monotonic()
             medidas = _recorrer_presentacion(pagina, paneles)
+            if leccion.name == EN_DIRECTO:
+                _celda_en_directo(pagina, jupyterlab, leccion)
         finally:
             with contextlib.suppress(Exception):
                 pagina.close()
@@ -259,7 +321,7 @@ def test_cada_leccion_presentada_con_rise(jupyterlab, chromium, leccion):
     print(f"\n{leccion.name} con RISE: {len(recorridas)} de {len(secciones)} diapositivas en {len(medidas)} pasos; "
           f"a lo ancho se salen {len(anchas)}, cortadas {len(cortadas)}, con desplazamiento {len(desplazan)} "
           f"{desplazan}; paneles {len(paneles)}, dibujados "
-          f"{sum(any(p['vista'] for p in vistos.get(i, [])) for i in paneles)}; preparar {preparada - inicio:.0f} s, "
+          f"{sum(any(p['vista'] for p in vistos.get(i, [])) for i in paneles)}; JupyterLab {preparada - inicio:.0f} s, "
           f"presentar {dibujada - preparada:.0f} s (esperar el dibujo: {dibujado}), recorrer {fin - dibujada:.1f} s")
     sin_ajustes = "" if "rise" in json.loads(leccion.read_text(encoding="utf-8"))["metadata"] else (
         " (la lección no tiene metadata.rise: `python3 tareas.py diapositivas --marcar` se los pone)")

@@ -275,9 +275,11 @@ def _leer(pestana, base, relativa):
     return VISTAS[(base, relativa)]
 
 
-def _revisar_pagina(pestana, construido, base, relativa, tiempo_matematicas=TIEMPO_MATEMATICAS, abierta=False):
+def _revisar_pagina(pestana, construido, base, relativa, tiempo_matematicas=TIEMPO_MATEMATICAS, abierta=False,
+                    componer=True):
     """Lo que está mal en una página del sitio (una lista de frases) y si tiene fórmulas. Con `abierta`, la página ya
-    se está abriendo en `pestana` y se espera a que cargue."""
+    se está abriendo en `pestana` y se espera a que cargue. Sin `componer`, de MathJax solo se mira que cargó (ver
+    _revisar_todo), sin esperar a que componga cada fórmula."""
     if abierta:
         pestana.wait_for_load_state("load")
     else:
@@ -292,7 +294,14 @@ def _revisar_pagina(pestana, construido, base, relativa, tiempo_matematicas=TIEM
         roto = _enlace_roto(construido, base, href)
         if roto:
             problemas.append(f"{relativa}: enlace roto: {roto}")
-    matematicas = _esperar_matematicas(pestana, tiempo_matematicas)
+    if not componer:
+        formulas = pestana.evaluate("document.querySelectorAll('.math.notranslate').length")
+        cargado = pestana.evaluate("() => Boolean(window.MathJax && MathJax.Hub)")
+        if formulas and not cargado:
+            problemas.append(f"{relativa}: tiene {formulas} fórmulas y MathJax no cargó")
+        matematicas = (0, 0, 0)
+    else:
+        matematicas = _esperar_matematicas(pestana, tiempo_matematicas)
     if matematicas is None:
         captura = CAPTURAS / f"sitio_{relativa.replace('/', '_')}.png"
         captura.parent.mkdir(parents=True, exist_ok=True)
@@ -300,7 +309,7 @@ def _revisar_pagina(pestana, construido, base, relativa, tiempo_matematicas=TIEM
         problemas.append(f"{relativa}: MathJax no terminó en {tiempo_matematicas / 1000:.0f} s (captura en {captura}; "
                          f"la página mostraba: «{pestana.inner_text('body')[:300]}»)")
         formulas = 1
-    else:
+    elif componer:
         formulas, dibujadas, errores = matematicas
         if formulas and (dibujadas != formulas or errores):
             problemas.append(f"{relativa}: MathJax dibujó {dibujadas} de {formulas} fórmulas ({errores} errores)")
@@ -315,7 +324,13 @@ def _revisar_pagina(pestana, construido, base, relativa, tiempo_matematicas=TIEM
     return problemas, formulas > 0
 
 
-def _revisar_todo(pestana, construido, base):
+def _con_formulas(construido, relativa):
+    return 'class="math notranslate' in (construido / relativa).read_text(encoding="utf-8")
+
+
+def _revisar_todo(pestana, construido, base, componer=None):
+    """Revisa cada página del sitio desde `base`. MathJax compone las fórmulas de cada página de `componer` (todas si
+    es None); en las demás, solo se mira que cargó."""
     paginas = _paginas_html(construido)
     esperadas = {"index.html", "DOCENTES.html", "notebooks/GLOSARIO.html", "notebooks/CIFRAS_CITADAS.html",
                  *(str(pathlib.PurePosixPath(r).with_suffix(".html")) for r in RUTAS_CUADERNOS)}
@@ -329,12 +344,14 @@ def _revisar_todo(pestana, construido, base):
     for i, relativa in enumerate(paginas):
         if i + 1 < len(paginas):
             pestanas[(i + 1) % 2].goto(base + paginas[i + 1], wait_until="commit")
-        de_esta, formulas = _revisar_pagina(pestanas[i % 2], construido, base, relativa, abierta=True)
+        de_esta, formulas = _revisar_pagina(pestanas[i % 2], construido, base, relativa, abierta=True,
+                                            componer=componer is None or relativa in componer)
         problemas += de_esta
         con_formulas += formulas
     otra.close()
-    print(f"\n{len(paginas)} páginas abiertas desde {base}; {con_formulas} con fórmulas")
-    assert con_formulas >= 5, f"solo {con_formulas} páginas con fórmulas: ¿se perdió dollarmath?"
+    print(f"\n{len(paginas)} páginas abiertas desde {base}; {con_formulas} con fórmulas compuestas")
+    esperadas = 5 if componer is None else len(componer)
+    assert con_formulas >= esperadas, f"solo {con_formulas} páginas con fórmulas: ¿se perdió dollarmath?"
     assert not problemas, "\n".join(problemas)
     assert not pestana.errores, f"errores de JavaScript en las páginas: {pestana.errores[:5]}"
     assert not pestana.fuera, f"el sitio pidió cosas de fuera (sin red no se verían): {sorted(set(pestana.fuera))[:10]}"
@@ -347,10 +364,19 @@ def test_cada_pagina_del_sitio_servido(construido, servidor, pagina):
 
 @pytest.mark.lento
 def test_cada_pagina_del_sitio_desde_el_disco(construido, navegador):
-    """Abierto con doble clic, sin servidor: lo que dice `tareas.py sitio` al terminar."""
+    """Abierto con doble clic, sin servidor: lo que dice `tareas.py sitio` al terminar. Lo que cambia al abrir desde
+    el disco es cómo se encuentran los archivos (rutas relativas según la carpeta de cada página): cada página se
+    revisa entera (imágenes, enlaces, widgets, errores, nada de fuera) y MathJax carga en cada una; que componga cada
+    fórmula se espera en la primera página con fórmulas de cada carpeta (mismo HTML y mismo MathJax que servidas,
+    donde se compone cada página)."""
     base = _desde_el_disco(construido)
+    primeras = {}
+    for relativa in _paginas_html(construido):
+        if _con_formulas(construido, relativa):
+            primeras.setdefault(str(pathlib.PurePosixPath(relativa).parent), relativa)
+    assert {".", "notebooks", "notebooks/soluciones"} <= set(primeras), primeras
     with _pestana(navegador, base) as pestana:
-        _revisar_todo(pestana, construido, base)
+        _revisar_todo(pestana, construido, base, componer=set(primeras.values()))
 
 
 @pytest.mark.lento
@@ -374,6 +400,15 @@ def test_la_revision_ve_lo_que_esta_roto(construido, navegador, tmp_path):
     assert "no tiene el ancla «no-existe»" in texto, texto
     assert re.search(r"MathJax dibujó \d+ de \d+ fórmulas \([1-9]\d* errores\)", texto), texto
     assert len(problemas) == 3, texto
+    # Sin componer (las páginas desde el disco que no son las primeras de su carpeta): un MathJax que no carga se ve.
+    otra = "notebooks/04_atencion_multicabeza.html"
+    html = (copia / otra).read_text(encoding="utf-8")
+    assert 'src="../_static/mathjax/MathJax.js' in html
+    (copia / otra).write_text(html.replace('src="../_static/mathjax/MathJax.js', 'src="../_static/mathjax/Falta.js'),
+                              encoding="utf-8")
+    with _pestana(navegador, base) as pestana:
+        problemas, _ = _revisar_pagina(pestana, copia, base, otra, componer=False)
+    assert len(problemas) == 1 and "fórmulas y MathJax no cargó" in problemas[0], problemas
 
 
 @pytest.mark.lento

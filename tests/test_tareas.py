@@ -483,7 +483,7 @@ def test_los_archivos_mas_largos_se_reparten_primero():
     rutas = ["tests/test_atencion.py", "notebooks/01_a_quien_mira_cada_palabra.ipynb", "tests/test_sitio.py",
              "notebooks/10_mini_gpt.ipynb", "tests/test_navegador.py", "tests/test_rise.py", "tests/test_ci.py"]
     assert sorted(rutas, key=raiz.orden_de_ejecucion) == [
-        "tests/test_navegador.py", "tests/test_rise.py", "tests/test_sitio.py", "notebooks/10_mini_gpt.ipynb",
+        "tests/test_rise.py", "tests/test_sitio.py", "notebooks/10_mini_gpt.ipynb", "tests/test_navegador.py",
         "notebooks/01_a_quien_mira_cada_palabra.ipynb", "tests/test_atencion.py", "tests/test_ci.py"]
     for nombre in raiz.PRIMERO:  # ninguno de la lista se ha quedado sin archivo
         assert list(RAIZ.glob(f"tests/{nombre}")) or list(RAIZ.glob(f"notebooks/{nombre}")), nombre

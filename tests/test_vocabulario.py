@@ -14,6 +14,7 @@ nombres), de `herramientas` y de `tareas.py`, en el README, en DOCENTES.md y en 
 - «Palabras que se glosan»: la primera vez que la lección nombra la palabra, la glosa va en la misma frase.
 """
 
+import functools
 import io
 import re
 import tokenize
@@ -110,6 +111,7 @@ def _formas(palabra):
     return re.escape(palabra) + "(?:es|s)?"
 
 
+@functools.cache
 def patron(expresion):
     """Regex de una palabra o una expresión de varias («capa de salida»), palabra por palabra, con sus formas."""
     return re.compile(r"(?<!\w)" + r"\s+".join(_formas(p) for p in expresion.split()) + r"(?!\w)", re.I)
@@ -229,15 +231,22 @@ def variantes_en(tipo, texto, variantes):
     encontradas = []
     if tipo == "linea":
         return []  # sus nombres, comentarios y cadenas ya se miran uno a uno
-    for variante, escribe, solo_en_la_prosa in variantes:
-        if solo_en_la_prosa and tipo == "nombre":
-            continue  # `nn.TransformerEncoderLayer`, `encoder_layer`: nombres de PyTorch
+    preparados = {}  # solo_en_la_prosa -> el texto donde buscar (se prepara una vez, no una por variante)
+
+    def preparar(solo_en_la_prosa):
         donde_buscar = _sin_codigo_ni_enlaces(texto) if solo_en_la_prosa and tipo == "prosa" else texto
         if tipo == "prosa":
             donde_buscar = _sin_enfasis(donde_buscar)  # «las **posiciones** aprendidas»: el énfasis no la esconde
         if tipo == "nombre":
             donde_buscar = _nombre_en_palabras(texto)
-        donde_buscar = plano(donde_buscar)
+        return plano(donde_buscar)
+
+    for variante, escribe, solo_en_la_prosa in variantes:
+        if solo_en_la_prosa and tipo == "nombre":
+            continue  # `nn.TransformerEncoderLayer`, `encoder_layer`: nombres de PyTorch
+        if solo_en_la_prosa not in preparados:
+            preparados[solo_en_la_prosa] = preparar(solo_en_la_prosa)
+        donde_buscar = preparados[solo_en_la_prosa]
         for m in patron(variante).finditer(donde_buscar):
             if solo_en_la_prosa and _entre_parentesis(donde_buscar, m.start()):
                 continue  # el nombre inglés entre paréntesis, tras el castellano

@@ -229,70 +229,49 @@ def _bibliotecas_reales(carpeta):
     return bibliotecas.asegurar(carpeta, copiar_de=hechas)
 
 
-@pytest.mark.lento
-def test_una_leccion_se_presenta_sin_red_en_el_navegador(navegador_sin_red, escritas):
-    """La lección 02 desde file:// con toda petición a la red cortada: ninguna sale, las fórmulas se componen,
-    se recorren todas sus diapositivas y la tecla s abre las notas de quien presenta con su texto."""
-    inicio = time.monotonic()
-    contexto, a_la_red, carpeta, _ = navegador_sin_red
-    del a_la_red[:]
-    destino = escritas[LECCION].result(timeout=PLAZO_ESCRIBIR)
-    marcado = leer_cuaderno(LECCION)
-    diapositivas.marcar(marcado)
-    esperadas = len(diapositivas.diapositivas_de(marcado))
-    errores = []
-    pagina = contexto.new_page()
-    pagina.on("pageerror", lambda error: errores.append(str(error)))
-    try:
-        pagina.goto(destino.as_uri())
-        pagina.wait_for_function("window.Reveal && Reveal.isReady()")
-        pagina.wait_for_function("window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0 "
-                                 "&& document.querySelectorAll('.MathJax').length > 0")
-        formulas = pagina.evaluate("document.querySelectorAll('.MathJax').length")
-        mal_compuestas = pagina.evaluate("document.querySelectorAll('.MathJax merror, .MathJax_Error').length"
-                                         " + document.body.textContent.split('Math Processing Error').length - 1")
-        total = pagina.evaluate("Reveal.getTotalSlides()")
-        assert total == esperadas, f"reveal muestra {total} diapositivas; las reglas marcan {esperadas}"
-        # Recorrer la lección con la barra espaciadora (fragmentos incluidos) hasta el final.
-        vistas = {pagina.evaluate("JSON.stringify([Reveal.getIndices().h, Reveal.getIndices().v])")}
-        for _ in range(3 * total):
-            pagina.keyboard.press("Space")
-            vistas.add(pagina.evaluate("JSON.stringify([Reveal.getIndices().h, Reveal.getIndices().v])"))
-            if pagina.evaluate("Reveal.isLastSlide() && !Reveal.availableFragments().next"):
-                break
-        assert len(vistas) == total, f"se recorrieron {len(vistas)} de {total} diapositivas"
-        # Las notas de quien presenta: a la primera diapositiva que tiene, y la tecla s.
-        nota = pagina.evaluate("""() => {
-            const todas = Array.from(document.querySelectorAll('aside.notes'));  // mejor una con fórmulas
-            const aparte = todas.find(a => a.querySelector('.MathJax') || a.textContent.includes('$')) || todas[0];
-            if (!aparte) {
-                return null;
-            }
-            const indices = Reveal.getIndices(aparte.closest('section'));
-            Reveal.slide(indices.h, indices.v);
-            const formula = aparte.textContent.match(/\\$[^$]+\\$/);
-            return [aparte.textContent.trim().split('\\n')[0].slice(0, 40), formula && formula[0]];
-        }""") or [None, None]
-        nota, formula = nota
-        assert nota, f"{LECCION.name} no tiene notas de quien presenta (celdas con la etiqueta notas)"
-        with contexto.expect_page() as ventana:
-            pagina.keyboard.press("s")
-        notas = ventana.value
-        notas.wait_for_function("texto => { const n = document.querySelector('.speaker-controls-notes');"
-                                " return n && n.innerText.includes(texto); }", arg=nota)
-        # Las fórmulas de las notas salen en TeX (la ventana de notas no tiene MathJax), ni descompuestas ni
-        # como un error.
-        texto_de_notas = notas.inner_text(".speaker-controls-notes")
-        assert "Math Processing Error" not in texto_de_notas
-        assert formula and formula in texto_de_notas, f"sin la fórmula {formula} en TeX: {texto_de_notas[:300]}"
-        pagina.screenshot(path=str(carpeta / "diapositiva.png"))
-        notas.close()
-    finally:
-        pagina.close()
-    assert not a_la_red, f"peticiones a la red: {a_la_red[:5]}"
-    assert not errores, f"errores de JavaScript: {errores[:5]}"
-    assert formulas > 20 and mal_compuestas == 0, (formulas, mal_compuestas)
-    print(f"lección 02: {total} diapositivas, {formulas} fórmulas, {time.monotonic() - inicio:.1f} s")
+def _espacio_y_notas(contexto, pagina, carpeta, total):
+    """Con la lección ya abierta en `pagina`: desde la portada, Espacio recorre todas sus diapositivas (fragmentos
+    incluidos) hasta el final, y la tecla s abre la ventana de notas de quien presenta con su texto y sus fórmulas en
+    TeX. Devuelve (fórmulas compuestas en la página, mal compuestas)."""
+    pagina.evaluate("Reveal.slide(0, 0)")
+    pagina.wait_for_function("window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0 "
+                             "&& document.querySelectorAll('.MathJax').length > 0")
+    formulas = pagina.evaluate("document.querySelectorAll('.MathJax').length")
+    mal_compuestas = pagina.evaluate("document.querySelectorAll('.MathJax merror, .MathJax_Error').length"
+                                     " + document.body.textContent.split('Math Processing Error').length - 1")
+    vistas = {pagina.evaluate("JSON.stringify([Reveal.getIndices().h, Reveal.getIndices().v])")}
+    for _ in range(3 * total):
+        pagina.keyboard.press("Space")
+        vistas.add(pagina.evaluate("JSON.stringify([Reveal.getIndices().h, Reveal.getIndices().v])"))
+        if pagina.evaluate("Reveal.isLastSlide() && !Reveal.availableFragments().next"):
+            break
+    assert len(vistas) == total, f"con Espacio se recorrieron {len(vistas)} de {total} diapositivas"
+    # Las notas de quien presenta: a la primera diapositiva que tiene, y la tecla s.
+    nota = pagina.evaluate("""() => {
+        const todas = Array.from(document.querySelectorAll('aside.notes'));  // mejor una con fórmulas
+        const aparte = todas.find(a => a.querySelector('.MathJax') || a.textContent.includes('$')) || todas[0];
+        if (!aparte) {
+            return null;
+        }
+        const indices = Reveal.getIndices(aparte.closest('section'));
+        Reveal.slide(indices.h, indices.v);
+        const formula = aparte.textContent.match(/\\$[^$]+\\$/);
+        return [aparte.textContent.trim().split('\\n')[0].slice(0, 40), formula && formula[0]];
+    }""") or [None, None]
+    nota, formula = nota
+    assert nota, f"{LECCION.name} no tiene notas de quien presenta (celdas con la etiqueta notas)"
+    with contexto.expect_page() as ventana:
+        pagina.keyboard.press("s")
+    notas = ventana.value
+    notas.wait_for_function("texto => { const n = document.querySelector('.speaker-controls-notes');"
+                            " return n && n.innerText.includes(texto); }", arg=nota)
+    # Las fórmulas de las notas salen en TeX (la ventana de notas no tiene MathJax), ni descompuestas ni como un error.
+    texto_de_notas = notas.inner_text(".speaker-controls-notes")
+    assert "Math Processing Error" not in texto_de_notas
+    assert formula and formula in texto_de_notas, f"sin la fórmula {formula} en TeX: {texto_de_notas[:300]}"
+    pagina.screenshot(path=str(carpeta / "diapositiva.png"))
+    notas.close()
+    return formulas, mal_compuestas
 
 
 # --- cada lección, diapositiva a diapositiva ----------------------------------------------------------------------
@@ -398,9 +377,8 @@ def escritas(navegador_sin_red):
     el navegador recorre las anteriores (escribirlas es Python y recorrerlas, Chromium: cada uno en su núcleo)."""
     _, _, carpeta, rutas = navegador_sin_red
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as hilo:
-        orden = sorted(cuadernos(incluir_soluciones=False), key=lambda leccion: leccion != LECCION)  # la 02 primero
         futuros = {leccion: hilo.submit(diapositivas.escribir_html, leccion, carpeta=carpeta, bibliotecas=rutas)
-                   for leccion in orden}
+                   for leccion in cuadernos(incluir_soluciones=False)}  # en el orden de las pruebas
         yield futuros
         for futuro in futuros.values():
             futuro.cancel()
@@ -419,7 +397,8 @@ def test_cada_leccion_se_presenta_entera_sin_red(leccion, navegador_sin_red, esc
     fórmula está compuesta (ningún $…$ a la vista, ninguna vacía ni con error), cada figura carga, cada sección lleva
     sus notas de quien presenta en su diapositiva, y ninguna diapositiva se corta: lo que no cabe se desplaza (la
     configuración «scroll» del curso) y sus figuras ya se han reducido. Las que no caben se cuentan y se imprimen
-    (`-s`): son trabajo de la lección (partir la celda), no de la plantilla."""
+    (`-s`): son trabajo de la lección (partir la celda), no de la plantilla. La 02 (LECCION, con fórmulas, figuras y
+    notas), además, se recorre con Espacio de la portada al final y la tecla s abre sus notas."""
     contexto, a_la_red, carpeta, rutas = navegador_sin_red
     inicio, errores = time.monotonic(), []
     del a_la_red[:]
@@ -436,6 +415,9 @@ def test_cada_leccion_se_presenta_entera_sin_red(leccion, navegador_sin_red, esc
         pagina.wait_for_function("window.Reveal && Reveal.isReady()")
         pagina.wait_for_function("window.MathJax && MathJax.isReady && MathJax.Hub.queue.pending === 0")
         filas = pagina.evaluate(RECORRER, 120_000)
+        if leccion == LECCION:  # la 02, además, como la recorre quien presenta: Espacio y la ventana de notas
+            formulas, mal_compuestas = _espacio_y_notas(contexto, pagina, carpeta, esperadas)
+            assert formulas > 20 and mal_compuestas == 0, (formulas, mal_compuestas)
     except Exception:
         pagina.screenshot(path=str(carpeta / f"{leccion.stem}_fallo.png"))
         raise

@@ -349,7 +349,7 @@ def _revisar_todo(pestana, construido, base, componer=None):
         problemas += de_esta
         con_formulas += formulas
     otra.close()
-    print(f"\n{len(paginas)} páginas abiertas desde {base}; {con_formulas} con fórmulas compuestas")
+    print(f"\n{len(paginas)} páginas abiertas desde {base}; {con_formulas} con fórmulas")
     esperadas = 5 if componer is None else len(componer)
     assert con_formulas >= esperadas, f"solo {con_formulas} páginas con fórmulas: ¿se perdió dollarmath?"
     assert not problemas, "\n".join(problemas)
@@ -366,17 +366,37 @@ def test_cada_pagina_del_sitio_servido(construido, servidor, pagina):
 def test_cada_pagina_del_sitio_desde_el_disco(construido, navegador):
     """Abierto con doble clic, sin servidor: lo que dice `tareas.py sitio` al terminar. Lo que cambia al abrir desde
     el disco es cómo se encuentran los archivos (rutas relativas según la carpeta de cada página): cada página se
-    revisa entera (imágenes, enlaces, widgets, errores, nada de fuera) y MathJax carga en cada una; que componga cada
-    fórmula se espera en la primera página con fórmulas de cada carpeta (mismo HTML y mismo MathJax que servidas,
-    donde se compone cada página)."""
+    revisa entera (imágenes, enlaces, widgets, errores, nada de fuera) y el MathJax que pide cada una existe; que
+    componga cada fórmula se espera en la primera página con fórmulas de cada carpeta (mismo HTML y mismo MathJax que
+    servidas, donde se compone cada página)."""
     base = _desde_el_disco(construido)
     primeras = {}
     for relativa in _paginas_html(construido):
         if _con_formulas(construido, relativa):
             primeras.setdefault(str(pathlib.PurePosixPath(relativa).parent), relativa)
     assert {".", "notebooks", "notebooks/soluciones"} <= set(primeras), primeras
+    componer = set(primeras.values())
+    raiz, sustituidas = urllib.parse.unquote(urllib.parse.urlsplit(base).path), []
+
+    def mathjax(ruta):
+        """En las páginas que no componen, MathJax.js se sirve como un sustituto diminuto si el archivo que pide la
+        página existe (así no compone en segundo plano mientras se revisa la página siguiente); si no existe, la
+        petición sigue y falla, y la revisión dice que MathJax no cargó."""
+        pagina = urllib.parse.urlsplit(ruta.request.frame.url)
+        relativa = urllib.parse.unquote(pagina.path).removeprefix(raiz)
+        archivo = pathlib.Path(urllib.parse.unquote(urllib.parse.urlsplit(ruta.request.url).path))
+        if relativa in componer or not archivo.is_file():
+            ruta.fallback()
+        else:
+            sustituidas.append(relativa)
+            ruta.fulfill(status=200, content_type="application/javascript",
+                         body="window.MathJax = {Hub: {}};  // sustituto: ver test_sitio.py")
+
     with _pestana(navegador, base) as pestana:
-        _revisar_todo(pestana, construido, base, componer=set(primeras.values()))
+        pestana.context.route(re.compile(r".*/_static/mathjax/MathJax\.js(\?.*)?$"), mathjax)  # antes que el filtro
+        _revisar_todo(pestana, construido, base, componer=componer)
+    con_formulas = [r for r in _paginas_html(construido) if _con_formulas(construido, r)]
+    assert sorted(set(sustituidas)) == sorted(set(con_formulas) - componer), "¿qué páginas pidieron MathJax?"
 
 
 @pytest.mark.lento

@@ -341,7 +341,7 @@ class Visita:
                 reintentado = True
             if transcurrido > plazo:
                 self.fallar(f"no terminó de ejecutarse en {plazo} s (estado {estado}).", "_sin_terminar")
-            self.pagina.wait_for_timeout(1000)
+            self.pagina.wait_for_timeout(300)
 
 
 def _plazo_de_ejecucion(leccion):
@@ -432,7 +432,7 @@ def _ejecutar_para_los_paneles(visita, pasos):
             ESTADO_CELDAS_RANGO, lambda e: e["errores"] or (e["pendientes"] == 0 and e["ocupadas"] == 0
                                                              and e["estado"] == "idle"),
             f"ejecutar las celdas {argumento[0]}–{argumento[1]}", _plazo_de_ejecucion(visita.leccion), "_sin_terminar",
-            cada=1, argumento=argumento)
+            cada=0.25, argumento=argumento)
         assert not estado["errores"], f"{visita.nombre}: error al ejecutar:\n" + "\n".join(estado["errores"])
 
 
@@ -549,10 +549,19 @@ def probar_leccion(pagina, url, leccion, interfaz, ejecutar, carpeta="notebooks"
         _ejecutar_para_los_paneles(visita, _pasos_para_los_paneles(leccion, _celdas_de_paneles(leccion)))
     else:
         visita.ejecutar_todo()
-    pagina.wait_for_timeout(1500)  # que los widgets terminen de dibujarse
     estado = _evaluar(pagina, ESTADO_CELDAS)
     assert not estado["problemas"], f"{visita.nombre} tiene salidas de error:\n" + "\n".join(estado["problemas"])
-    en_pantalla = _evaluar(pagina, WIDGETS_EN_PANTALLA)
+    # Que los widgets terminen de dibujarse: tantos como salidas de widget, ninguno cargando y todos con alto (si a
+    # los 10 s no, se mira lo que hay y las comprobaciones de abajo dicen qué falta).
+    limite = time.monotonic() + 10
+    while True:
+        en_pantalla = _evaluar(pagina, WIDGETS_EN_PANTALLA)
+        dibujados = len(en_pantalla) == estado["widgets"] and all(
+            not w["cargando"] and w["alto"] > 10 for w in en_pantalla)
+        if dibujados or time.monotonic() > limite:
+            break
+        pagina.wait_for_timeout(200)
+    pagina.wait_for_timeout(300)  # el último repintado antes de las capturas
     assert len(en_pantalla) == estado["widgets"], (
         f"{visita.nombre}: {estado['widgets']} salidas de widget pero {len(en_pantalla)} en pantalla.")
     for k, widget in enumerate(en_pantalla):

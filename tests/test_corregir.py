@@ -58,7 +58,8 @@ def test_una_entrega_que_no_termina_se_detiene_en_el_limite(tmp_path, capsys):
     entrega = _entrega(tmp_path / "entrega.ipynb", [
         "from utilidades.ejercicios import comprobar",
         "comprobar('03.1', 16)",
-        "import time\nwhile True:  # no termina nunca (y, dormido, no quita la CPU a las demás pruebas)\n    time.sleep(0.2)",
+        # No termina nunca (y, dormida, no quita la CPU a las demás pruebas).
+        "import time\nwhile True:\n    time.sleep(0.2)",
         "comprobar('03.4', 8)",
     ])
     antes = {p.pid for p in psutil.Process().children(recursive=True)}

@@ -648,7 +648,7 @@ def _imagen_quieta(visita, imagen, tiempo=30):
             ahora = None
         iguales = iguales + 1 if ahora and ahora == antes else 0
         antes = ahora
-        visita.pagina.wait_for_timeout(400)
+        visita.pagina.wait_for_timeout(250)
 
 
 def _estudiante_en_el_visualizador(visita):

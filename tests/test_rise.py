@@ -63,7 +63,7 @@ chromium = navegador_jupyter.chromium
 # se marca.
 
 TIEMPO_DIAPOSITIVA = 5  # segundos para que la presentación cambie de diapositiva tras pulsar Espacio
-TIEMPO_ULTIMA = 1  # los mismos, en la diapositiva que la página da por última (ni diapositiva ni fragmento detrás)
+TIEMPO_ULTIMA = 0.5  # los mismos, en la diapositiva que la página da por última (ni diapositiva ni fragmento detrás)
 TIEMPO_RECORRER = 240  # segundos para recorrer (y medir) una presentación entera
 TIEMPO_DIBUJO = 60  # segundos para que la presentación abierta termine de dibujar figuras y paneles
 HOLGURA = 2  # píxeles: lo que se sale menos que esto es redondeo del navegador, no se ve

@@ -23,6 +23,7 @@ from utilidades.visualizador_widget import (  # noqa: E402
     VisualizadorTransformer,
     dibujar_etapa,
     figura_atencion_de_un_bloque,
+    figura_de_cerca,
     figura_una_cabeza,
 )
 
@@ -329,6 +330,57 @@ def test_cuatro_cabezas_de_una_frase_larga_se_leen_proyectadas(tokenizador):
             caja = ax.get_window_extent()
             assert caja.width / fig.dpi >= 3.0 and caja.height / fig.dpi >= 1.7, (caja.width, caja.height)
         plt.close(fig)
+
+
+def _rotulos_que_se_leen(fig, ejes):
+    """Los rótulos de las filas (del primer panel) y de las columnas (de cada panel) y el menor hueco, en píxeles,
+    entre dos rótulos vecinos de un mismo eje (negativo si se pisan), con la figura dibujada como en el cuaderno."""
+    import io
+
+    fig.savefig(io.BytesIO(), format="png", bbox_inches="tight")
+    dibujo = fig.canvas.get_renderer()
+    filas = [t for t in ejes.flat[0].get_yticklabels() if t.get_visible() and t.get_text()]
+    columnas = [[t for t in ax.get_xticklabels() if t.get_visible() and t.get_text()] for ax in ejes.flat]
+    huecos = []
+    for marcas, es_y in [(filas, True)] + [(c, False) for c in columnas]:
+        cajas = sorted((t.get_window_extent(dibujo) for t in marcas), key=lambda c: c.y0 if es_y else c.x0)
+        huecos += [(b.y0 - a.y1) if es_y else (b.x0 - a.x1) for a, b in zip(cajas, cajas[1:])]
+    return [t.get_text() for t in filas], [[t.get_text() for t in c] for c in columnas], min(huecos)
+
+
+def test_los_mapas_de_una_frase_de_24_caracteres_rotulan_cada_caracter(tokenizador):
+    # La figura de la sección 5 de la lección: dos cabezas por figura, y cada uno de los 24 caracteres con su rótulo
+    # en las filas y en las columnas, sin pisarse (con las cuatro en 2 × 2, solo se rotulaba uno de cada dos y cada
+    # «␣» se montaba en el rótulo siguiente). Lo mismo en el primer plano de dos cabezas.
+    from herramientas.revision_figuras import problemas_de_figura
+    from utilidades.graficos import aplicar_estilo
+
+    modelo = _modelo(tokenizador, contexto=24, cabezas=4)
+    frase = "la letra siguiente atrás"  # 24 caracteres, sin letras anchas como la «m»
+    recorrido = recorrer(modelo, tokenizador, frase)
+    esperados = [visible(c) for c in frase]
+    with plt.rc_context():
+        aplicar_estilo()
+        for cabezas in ((0, 1), (2, 3)):
+            fig, ejes = figura_atencion_de_un_bloque(recorrido, 1, cabezas)
+            assert [ax.get_title() for ax in ejes.flat] == [f"cabeza {h}" for h in cabezas]
+            assert fig._suptitle.get_text().endswith(f"bloque 1 · cabezas {cabezas[0]} y {cabezas[1]}")
+            filas, columnas, hueco = _rotulos_que_se_leen(fig, ejes)
+            assert filas == esperados and all(c == esperados for c in columnas), (filas, columnas)
+            assert hueco > 0, f"dos rótulos vecinos se pisan ({hueco:.1f} px)"
+            assert not problemas_de_figura(fig)
+            plt.close(fig)
+        fig, ejes = figura_de_cerca(recorrido, 0, (2, 3), primeros=8)
+        filas, columnas, hueco = _rotulos_que_se_leen(fig, ejes)
+        assert filas == esperados[:8] and hueco > 0 and "8 primeros" in fig._suptitle.get_text()
+        numeros = [t for ax in ejes.flat for t in ax._numeros_de_celdas]
+        assert len(numeros) == 2 * 8 * 9 // 2 and all(t.get_visible() for t in numeros)  # el peso, en cada celda
+        assert not problemas_de_figura(fig)
+        plt.close(fig)
+    with pytest.raises(ValueError, match="cabezas"):
+        figura_atencion_de_un_bloque(recorrido, 0, (1, 4))
+    with pytest.raises(ValueError, match="al menos 2"):
+        figura_de_cerca(recorrido, 0, (2,), primeros=1)
 
 
 def test_el_sorteado_no_va_en_rojo_y_el_eje_se_ajusta(tokenizador):

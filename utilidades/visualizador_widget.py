@@ -40,7 +40,8 @@ def _etiquetas(recorrido):
 EJE_CONSULTA, EJE_CLAVE = "carácter que mira (consulta)", "carácter mirado (clave)"
 
 
-def _rejilla(matrices, titulos, etiquetas, titulo, nombre_barra, por_fila=None, oculto=True, **colores):
+def _rejilla(matrices, titulos, etiquetas, titulo, nombre_barra, por_fila=None, oculto=True, alto_de_panel=3.8,
+             **colores):
     """Mapas L × L en una rejilla que cabe en un proyector, con los ejes rotulados y una barra de color común.
 
     Los paneles se reparten en filas como menos encogen en ANCHO_MAXIMO × ALTO_MAXIMO (o `por_fila` por fila), y la
@@ -57,7 +58,7 @@ def _rejilla(matrices, titulos, etiquetas, titulo, nombre_barra, por_fila=None, 
     # Paneles de hasta 3.8 pulgadas, tan anchos y altos como quepan: a lo ancho, con sitio para el rótulo de la
     # izquierda y la barra (1.4 pulgadas); a lo alto, para el título de dos líneas y el rótulo de abajo (1.3).
     ancho = min(3.8, (ANCHO_MAXIMO - 1.4) / por_fila)
-    alto = min(3.8, (ALTO_MAXIMO - 1.3) / filas)
+    alto = min(alto_de_panel, (ALTO_MAXIMO - 1.3) / filas)
     fig, ejes = plt.subplots(filas, por_fila, figsize=(ancho * por_fila + 1.4, alto * filas + 1.3), squeeze=False)
     for k, (eje, matriz, titulo_del_panel) in enumerate(zip(ejes.flat, matrices, titulos)):
         # Cada mapa lleva la frase en sus dos ejes: con muchas letras, mapa_de_calor deja al dibujar una de cada k
@@ -170,7 +171,7 @@ def _dibujar_vector(ax, etapa, recorrido):
             # El sorteado, en ocre: el rojo ya significa «negativo» en los mapas de colores de esta lección.
             elegido = etapa.extra["indice"]
             for barra, marca, i in zip(ax.patches, ax.get_xticklabels(), indices):
-                barra.set_color(COLOR_SORTEADO if i == elegido else GRIS)
+                barra.set_color(COLOR_SORTEADO if i == elegido else TINTA)
                 if i == elegido:
                     marca.set_color(COLOR_SORTEADO)
                     marca.set_fontweight("bold")
@@ -245,29 +246,58 @@ def dibujar_etapa(recorrido, indice):
     return fig
 
 
-def figura_atencion_de_un_bloque(recorrido, bloque):
-    """Las cabezas de un bloque, repartidas para que cada mapa se lea proyectado, con su barra de color."""
+def _mapas_del_bloque(recorrido, bloque, cabezas):
+    """(mapas (cabezas, L, L) del bloque, lista de cabezas pedidas), con un error claro si no existen."""
     mapas = [e for e in recorrido.etapas if e.tipo == "atencion"]
     if not 0 <= bloque < len(mapas):
         raise ValueError(f"El modelo tiene {len(mapas)} bloques (0 a {len(mapas) - 1}); pediste el {bloque}.")
-    cabezas = mapas[bloque].forma[0]
-    matrices = [mapas[bloque].valor[h].detach().cpu() for h in range(cabezas)]
-    return _rejilla(matrices, [f"cabeza {h}" for h in range(cabezas)], _etiquetas(recorrido),
-                    f"«{''.join(recorrido.caracteres)}» · bloque {bloque}", "peso")
+    total = mapas[bloque].forma[0]
+    cabezas = list(range(total)) if cabezas is None else list(cabezas)
+    for cabeza in cabezas:
+        if not 0 <= cabeza < total:
+            raise ValueError(f"Cada bloque tiene {total} cabezas (0 a {total - 1}); pediste la {cabeza}.")
+    return mapas[bloque].valor.detach().cpu(), cabezas
+
+
+def _nombrar_cabezas(cabezas):
+    return " y ".join(", ".join(str(h) for h in cabezas).rsplit(", ", 1))
+
+
+def figura_atencion_de_un_bloque(recorrido, bloque, cabezas=None):
+    """Las cabezas de un bloque (todas, o las de la lista `cabezas`), repartidas para que cada mapa se lea
+    proyectado, con su barra de color; devuelve (fig, ejes).
+
+    Los paneles son tan altos como quepan en el proyector: con dos cabezas en una fila, una frase de 24 caracteres
+    lleva el suyo en cada fila y cada columna (con cuatro, en 2 × 2, solo uno de cada dos). Con letras anchas
+    juntas, como «mo», los rótulos de las columnas no caben todos y se rotula uno de cada dos en los dos ejes."""
+    valores, cabezas = _mapas_del_bloque(recorrido, bloque, cabezas)
+    titulo = f"«{''.join(recorrido.caracteres)}» · bloque {bloque}"
+    if len(cabezas) < valores.shape[0]:
+        titulo += f" · cabeza{'s' if len(cabezas) > 1 else ''} {_nombrar_cabezas(cabezas)}"
+    return _rejilla([valores[h] for h in cabezas], [f"cabeza {h}" for h in cabezas], _etiquetas(recorrido),
+                    titulo, "peso", alto_de_panel=ALTO_MAXIMO)
+
+
+def figura_de_cerca(recorrido, bloque, cabezas, primeros=10):
+    """Unas cabezas de un bloque de cerca, lado a lado: los `primeros` caracteres, con el peso escrito en cada
+    celda; devuelve (fig, ejes)."""
+    valores, cabezas = _mapas_del_bloque(recorrido, bloque, cabezas)
+    if primeros < 2:
+        raise ValueError(f"Pide al menos 2 caracteres de cerca (primeros={primeros}).")
+    n = min(primeros, len(recorrido.caracteres))
+    titulo = (f"bloque {bloque} de cerca: los {n} primeros caracteres de «{''.join(recorrido.caracteres)}»"
+              if n < len(recorrido.caracteres) else f"bloque {bloque} de cerca: «{''.join(recorrido.caracteres)}»")
+    return _rejilla([valores[h, :n, :n] for h in cabezas], [f"cabeza {h}" for h in cabezas],
+                    _etiquetas(recorrido)[:n], titulo, "peso", alto_de_panel=ALTO_MAXIMO, valores=True)
 
 
 def figura_una_cabeza(recorrido, bloque, cabeza):
     """Una sola cabeza de cerca, con el peso escrito en cada celda si las celdas son lo bastante anchas."""
-    mapas = [e for e in recorrido.etapas if e.tipo == "atencion"]
-    if not 0 <= bloque < len(mapas):
-        raise ValueError(f"El modelo tiene {len(mapas)} bloques (0 a {len(mapas) - 1}); pediste el {bloque}.")
-    cabezas = mapas[bloque].forma[0]
-    if not 0 <= cabeza < cabezas:
-        raise ValueError(f"Cada bloque tiene {cabezas} cabezas (0 a {cabezas - 1}); pediste la {cabeza}.")
+    valores, _ = _mapas_del_bloque(recorrido, bloque, [cabeza])
     L = len(recorrido.caracteres)
     futuro = mascara_causal(L)
     etiquetas = _etiquetas(recorrido)
-    return mapa_de_calor(mapas[bloque].valor[cabeza].detach().cpu(), etiquetas, etiquetas, valores=True,
+    return mapa_de_calor(valores[cabeza], etiquetas, etiquetas, valores=True,
                          oculto=futuro, titulo=f"bloque {bloque} · cabeza {cabeza}",
                          etiqueta_filas="carácter que mira (consulta)", etiqueta_columnas="carácter mirado (clave)")
 

@@ -16,6 +16,7 @@ from utilidades.ejercicios.leccion_10 import (
 _SIN, _CON = diferencias_sin_y_con_posiciones()
 _MEJOR, _ULTIMA, _ENTRENAMIENTO = SOBREAJUSTE["mejor"], SOBREAJUSTE["ultima"], SOBREAJUSTE["entrenamiento"]
 _PASO_50 = SOBREAJUSTE["paso_50"]
+_VECES = math.exp(_ULTIMA - _MEJOR)  # el cociente de perplejidades del ejercicio 10.5
 _T = temperatura_para()  # 1 / ln 9 ≈ 0.455: con top-2, «plata» se lleva el 90 %
 
 
@@ -144,24 +145,30 @@ CASOS = {
         ],
     ),
     "10.5": Caso(
-        solucion=math.exp(_ULTIMA - _MEJOR),
+        # El enunciado pide un decimal: esa es la respuesta; con todas sus cifras también vale.
+        solucion=round(_VECES, 1),
+        acepta=[_VECES, round(_VECES, 2)],
+        # Los errores, redondeados a un decimal como pide el enunciado (con todas sus cifras, en rechaza).
         errores=[
-            Error(_ULTIMA / _MEJOR, "cociente de las pérdidas"),
-            Error(_ULTIMA - _MEJOR, "diferencia de las pérdidas"),
-            Error(math.exp(_MEJOR - _ULTIMA), "al revés"),
-            Error(math.exp(_ULTIMA - _ENTRENAMIENTO), "validación con entrenamiento"),
-            Error(math.exp(_ULTIMA - _PASO_50), "medida del paso 50"),
+            Error(round(_ULTIMA / _MEJOR, 1), "cociente de las pérdidas"),
+            Error(round(_ULTIMA - _MEJOR, 1), "diferencia de las pérdidas"),
+            Error(round(1 / _VECES, 1), "al revés"),
+            Error(round(_VECES - 1, 1), "cociente menos 1"),
+            Error(round(math.exp(_ULTIMA - _ENTRENAMIENTO), 1), "validación con entrenamiento"),
+            Error(round(math.exp(_ULTIMA - _PASO_50), 1), "medida del paso 50"),
+            Error(round(_VECES), "con un decimal"),
             Error([1.0, 2.0], "un solo número"),
         ],
-        rechaza=[1.1, 9.0, 10.0],
+        rechaza=[1.1, float(round(_VECES)), 10.0, round(_VECES, 1) + 0.1, round(_VECES, 1) - 0.1,
+                 _ULTIMA / _MEJOR, _ULTIMA - _MEJOR, 1 / _VECES, _VECES - 1, math.exp(_ULTIMA - _ENTRENAMIENTO),
+                 math.exp(_ULTIMA - _PASO_50)],
         adivinanzas=[
             Adivinanza(1.1, "«un poco más de 1»"),
             Adivinanza(2.0, "«el doble», a ojo en la figura"),
             Adivinanza(10.0, "«unas diez veces», redondeando"),
             Adivinanza(1.0, "«no cambia»"),
             Adivinanza(math.exp(_ULTIMA - _PASO_50), "la última frente al paso 50, no frente a la mejor"),
-            Adivinanza(math.exp(_ULTIMA - _MEJOR) * 1.012, "el cociente un 1.2 % desviado (0.012 nats, el doble de "
-                                                          "la tolerancia)"),
+            Adivinanza(_VECES * 1.012, "el cociente un 1.2 % desviado (0.012 nats, el doble de la tolerancia)"),
         ],
     ),
 }

@@ -12,8 +12,30 @@ from utilidades.ejercicios.leccion_10 import (
     referencias_10_2,
     temperatura_para,
 )
+from utilidades.gpt import MiniGPT
+from utilidades.texto import TokenizadorCaracteres, leer_corpus
 
 _SIN, _CON = diferencias_sin_y_con_posiciones()
+_CON_UNA_SEMILLA = diferencias_sin_y_con_posiciones(una_semilla=True)[1]
+
+
+def _diferencias_10_3(capas=1, evaluar=True, ultima=True):
+    """(diferencia_sin, diferencia_con) con los errores frecuentes del ejercicio 10.3 como opciones."""
+    tokenizador = TokenizadorCaracteres(leer_corpus())
+    abc, bac = (torch.tensor([tokenizador.codificar(t)]) for t in ("abc", "bac"))
+    diferencias = []
+    with torch.random.fork_rng(devices=[]), torch.no_grad():
+        for posiciones in (False, True):
+            torch.manual_seed(0)
+            modelo = MiniGPT(len(tokenizador), capas=capas, posiciones=posiciones).train(not evaluar)
+            a, b = (modelo(x)[0, -1] if ultima else modelo(x) for x in (abc, bac))
+            diferencias.append((a - b).abs().max().item())
+    return tuple(diferencias)
+
+
+_DOS_BLOQUES = _diferencias_10_3(capas=2)  # sin capas=1: con dos bloques el orden se cuela
+_SIN_EVAL = _diferencias_10_3(evaluar=False)  # sin modelo.eval(): el dropout cambia cada pasada
+_TODAS_LAS_POSICIONES = _diferencias_10_3(ultima=False)  # todas las filas: la primera ya es otro carácter
 _MEJOR, _ULTIMA, _ENTRENAMIENTO = SOBREAJUSTE["mejor"], SOBREAJUSTE["ultima"], SOBREAJUSTE["entrenamiento"]
 _PASO_50 = SOBREAJUSTE["paso_50"]
 _VECES = math.exp(_ULTIMA - _MEJOR)  # el cociente de perplejidades del ejercicio 10.5
@@ -112,11 +134,17 @@ CASOS = {
     ),
     "10.3": Caso(
         adivinanzas=[Adivinanza((0.0, 0.0), "«nada cambia»"),
-                     Adivinanza((0.0, 1.0), "un número redondo para la segunda")],
+                     Adivinanza((0.0, 1.0), "un número redondo para la segunda"),
+                     Adivinanza((0.0, 0.1), "«con posiciones, algo»: un número pequeño inventado")],
         solucion=(_SIN, _CON),
-        rechaza=[(0.0, 1.0), (0.0, 2 * _CON)],
+        # Sembrar una vez y crear los dos modelos seguidos mide lo mismo con otros pesos al azar: también vale.
+        acepta=[(_SIN, _CON_UNA_SEMILLA), [_SIN, _CON_UNA_SEMILLA], torch.tensor([_SIN, _CON_UNA_SEMILLA]),
+                (torch.tensor(_SIN), torch.tensor(_CON_UNA_SEMILLA))],
+        rechaza=[(0.0, 1.0), (0.0, 2 * _CON), (0.0, 1.3 * _CON_UNA_SEMILLA), (0.0, 0.7 * _CON_UNA_SEMILLA),
+                 (_CON, _SIN), _SIN_EVAL, _TODAS_LAS_POSICIONES],
         errores=[
-            Error((_CON, _CON), "casi 0"),
+            Error(_DOS_BLOQUES, "capas=1"),
+            Error((_CON, _SIN), "orden del enunciado"),
             Error((0.0, 0.0), "posiciones=True"),
             Error((0.0, 1.0), "no es la que da el modelo"),
             Error((0.0,), "tupla de dos números"),

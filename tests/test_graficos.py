@@ -313,7 +313,7 @@ def test_un_mapa_con_los_mismos_rotulos_en_los_dos_ejes_los_aclara_con_el_mismo_
     ejes, para que la frase se lea igual a lo largo de filas y columnas."""
     from utilidades.graficos import aplicar_estilo
 
-    letras = list("Ana sacó plata del banco")
+    letras = [c if c != " " else "␣" for c in "Ana sacó plata del banco"]
     with plt.rc_context():
         aplicar_estilo()
         fig, ax = plt.subplots(figsize=(2.25, 2.25))  # como un panel de la rejilla de 8 cabezas
@@ -355,4 +355,39 @@ def test_la_barra_comun_de_una_fila_de_mapas_cabe_en_900_px():
                                             etiqueta_columnas="dígito mirado (clave)")
         assert _guardar_y_revisar(fig) == []
         assert fig.axes[-1].get_ylabel() == "peso"
+        plt.close(fig)
+
+
+def test_el_espacio_queda_a_la_altura_de_su_marca_con_las_marcas_apretadas():
+    """Con 24 filas en 18 píxeles cada una (lección 11, celdas 24 y 37) no hay sitio para agrandar «␣», pero su trazo,
+    que va bajo la línea de base, no debe quedar media letra por debajo de su marca, junto al rótulo siguiente."""
+    import io
+
+    from utilidades.graficos import ESPACIO_VISIBLE, aplicar_estilo, mapa_de_calor
+
+    letras = [c if c != " " else "␣" for c in "Ana sacó plata del banco"]
+    with plt.rc_context():
+        aplicar_estilo()
+        fig, ax = plt.subplots(figsize=(6, 6), dpi=100)
+        mapa_de_calor(np.zeros((24, 24)), letras, letras, ax=ax, barra=False)
+        fig.savefig(io.BytesIO(), format="png")  # al dibujar se ajustan las marcas
+        ax.tick_params(length=0)
+        marcas = ax.get_yticklabels()
+        assert [t.get_text() for t in marcas] == letras  # las 24, sin aclarar
+        espacios = [t for t in marcas if t.get_text() == ESPACIO_VISIBLE]
+        assert espacios and all(t.get_fontsize() == marcas[0].get_fontsize() for t in espacios), "no hay sitio"
+        for t in marcas + ax.get_xticklabels():
+            t.set_visible(t in espacios)  # solo la tinta de los «␣» del eje y
+        fig.canvas.draw()
+        imagen = np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(float).mean(axis=-1)
+        izquierda = int(ax.get_window_extent().x0) - 2
+        filas_con_tinta = np.nonzero((imagen[:, :izquierda] < 128).any(axis=1))[0]
+        alto = imagen.shape[0]
+        letra = marcas[0].get_fontsize() * fig.dpi / 72
+        for t in espacios:
+            marca = alto - ax.transData.transform((0, t.get_position()[1]))[1]  # fila de píxeles de su marca
+            tinta = filas_con_tinta[np.abs(filas_con_tinta - marca) < letra]
+            assert tinta.size, f"no veo el «␣» de la fila {t.get_position()[1]}"
+            centro = tinta.mean()
+            assert abs(centro - marca) < 0.2 * letra, f"el «␣» queda {centro - marca:.1f} px bajo su marca"
         plt.close(fig)

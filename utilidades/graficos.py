@@ -5,6 +5,7 @@ import warnings
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib import patheffects
 from matplotlib.collections import LineCollection
 from matplotlib.colors import LinearSegmentedColormap
 
@@ -257,7 +258,9 @@ def _espacios_legibles(ax):
     """Agranda y centra en su marca cada rótulo «␣» de los ejes de `ax` (al dibujar, con la letra ya final).
 
     Solo si las marcas vecinas dejan sitio (el doble del alto de la letra): en un mapa con las marcas apretadas,
-    un «␣» mayor o desplazado pisaría a sus vecinas, y se deja como está."""
+    un «␣» mayor o desplazado pisaría a sus vecinas. Entonces, en el eje y, su caja se queda donde está (la de las
+    demás marcas, centrada en la suya) y solo su trazo, que va bajo la línea de base, sube hasta la altura de la
+    marca: si no, queda media letra más abajo, junto al rótulo siguiente, y se lee como parte de él."""
     for eje, alineacion, coordenada in ((ax.xaxis, "center", 0), (ax.yaxis, "baseline", 1)):
         marcas = eje.get_ticklabels()
         otras = [t.get_fontsize() for t in marcas if t.get_text() != ESPACIO_VISIBLE]
@@ -265,16 +268,37 @@ def _espacios_legibles(ax):
             continue
         base = otras[0] if otras else eje.get_tick_params().get("labelsize", plt.rcParams["font.size"])
         posiciones = sorted(float(p) for p in eje.get_ticklocs())
+        hay_sitio = True
         if len(posiciones) > 1:
             puntos = [ax.transData.transform((p, p))[coordenada] for p in posiciones]
             separacion = min(abs(b - a) for a, b in zip(puntos, puntos[1:]))
-            if separacion < 2.0 * float(base) * ax.figure.dpi / 72:
-                continue
+            hay_sitio = separacion >= 2.0 * float(base) * ax.figure.dpi / 72
+        if not hay_sitio and eje is ax.xaxis:
+            continue  # bajo su marca, con la letra de las demás, queda a la altura de sus vecinas
         for marca in eje.majorTicks:
             for texto in (marca.label1, marca.label2):
-                if texto.get_text() == ESPACIO_VISIBLE:
+                if texto.get_text() != ESPACIO_VISIBLE:
+                    continue
+                if hay_sitio:
                     texto.set_fontsize(FACTOR_ESPACIO * float(base))
                     texto.set_verticalalignment(alineacion)
+                    texto.set_path_effects([])
+                elif texto.get_verticalalignment() == "center_baseline":  # la de las marcas del eje y
+                    texto.set_fontsize(float(base))
+                    texto.set_path_effects([patheffects.Stroke(offset=(0, _subida_del_espacio(texto)))])
+
+
+def _subida_del_espacio(texto):
+    """Puntos que hay que subir el trazo de un rótulo «␣» alineado como las marcas del eje y («center_baseline»: la
+    marca a media altura entre la línea de base y lo alto de la línea) para que quede centrado en la marca."""
+    from matplotlib.textpath import TextPath
+
+    letra = texto.get_fontproperties()
+    dibujo = texto.get_figure(root=True).canvas.get_renderer()
+    alto, bajo = dibujo.get_text_width_height_descent("lp", letra, ismath=False)[1:]  # píxeles, como matplotlib
+    media_linea = (alto - bajo) / 2 / dibujo.points_to_pixels(1.0)  # en puntos, de la base a la marca
+    trazo = TextPath((0, 0), ESPACIO_VISIBLE, size=letra.get_size_in_points(), prop=letra).get_extents()
+    return media_linea - (trazo.y0 + trazo.y1) / 2  # el centro del trazo, de su sitio a la marca
 
 
 def _vigilar_dibujo(fig):

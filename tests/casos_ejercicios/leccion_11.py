@@ -90,8 +90,8 @@ CASOS = {
     ),
     "11.3": Caso(
         solucion=_gigas(2048),
-        acepta=[round(_gigas(2048), 1), round(_gigas(2048), 2), 4.8318, 4.84],
-        rechaza=[4.82, 4.845],  # a un 0.2 % de 4.8318… (4.823 a 4.841): con el 0.3 % de antes, 4.845 pasaba
+        acepta=[round(_gigas(2048), 1), round(_gigas(2048), 2), 4.8318],
+        rechaza=[4.82, 4.825, 4.84, 4.845],  # a un 0.1 % de 4.8318… (4.827 a 4.837): con el 0.2 %, 4.84 y 4.825 pasaban
         errores=[
             # Una tabla por cabeza con el contexto doblado da lo mismo que dos tablas con la memoria solo doblada
             # (_gigas(1024) * 2): un número, una pista que nombra los dos errores.
@@ -104,13 +104,14 @@ CASOS = {
             Error(_gigas(2048, bytes_por_numero=32), "no bits"),
             Error(_gigas(2048) * 1e9 / 2**30, "2³⁰"),
             Error(_gigas(2048) * 1e3, "no en MB"),
+            Error(_gigas(2048) * 1e9, "eso son bytes"),
         ],
         adivinanzas=[
             Adivinanza(_gigas(1024), "el contexto de la tabla, sin doblar"),
             Adivinanza(_gigas(2048, tablas=1), "la respuesta antigua de la lección 11: solo los pesos, una tabla por "
                                                "cabeza, cuando la lección 07 cuenta dos (puntajes y pesos)"),
         ] + [Adivinanza(inventada, "un número inventado cerca de la respuesta (4.83), a menos del 1 %: el margen de "
-                                   "antes lo aceptaba") for inventada in (4.79, 4.845, 4.85, 4.88)],
+                                   "antes lo aceptaba") for inventada in (4.79, 4.825, 4.84, 4.845, 4.85, 4.88)],
     ),
     "11.4": Caso(
         adivinanzas=[Adivinanza(_sin_mascara, "la atención de la lección 02, sin máscara"),

@@ -24,7 +24,6 @@ from utilidades.visualizador_widget import (  # noqa: E402
     dibujar_etapa,
     figura_atencion_de_un_bloque,
     figura_de_cerca,
-    figura_una_cabeza,
 )
 
 TEXTO = "el modelo mira atrás y escribe la letra siguiente.\n"
@@ -261,13 +260,13 @@ def test_cada_etapa_se_dibuja(tokenizador):
     plt.close(fig)
     with pytest.raises(ValueError, match="bloques"):
         figura_atencion_de_un_bloque(recorrido, 2)
-    fig, ax = figura_una_cabeza(recorrido, 1, 0)
-    assert ax.get_title() == "bloque 1 · cabeza 0"
+    fig, ejes = figura_de_cerca(recorrido, 1, (0,))
+    assert [ax.get_title() for ax in ejes.flat] == ["cabeza 0"] and "bloque 1" in fig._suptitle.get_text()
     plt.close(fig)
     with pytest.raises(ValueError, match="bloques"):
-        figura_una_cabeza(recorrido, 2, 0)
+        figura_de_cerca(recorrido, 2, (0,))
     with pytest.raises(ValueError, match="cabezas"):
-        figura_una_cabeza(recorrido, 0, 5)
+        figura_de_cerca(recorrido, 0, (5,))
 
 
 def test_con_un_comienzo_largo_los_rotulos_no_se_pisan(tokenizador):

@@ -291,17 +291,6 @@ def figura_de_cerca(recorrido, bloque, cabezas, primeros=10):
                     _etiquetas(recorrido)[:n], titulo, "peso", alto_de_panel=ALTO_MAXIMO, valores=True)
 
 
-def figura_una_cabeza(recorrido, bloque, cabeza):
-    """Una sola cabeza de cerca, con el peso escrito en cada celda si las celdas son lo bastante anchas."""
-    valores, _ = _mapas_del_bloque(recorrido, bloque, [cabeza])
-    L = len(recorrido.caracteres)
-    futuro = mascara_causal(L)
-    etiquetas = _etiquetas(recorrido)
-    return mapa_de_calor(valores[cabeza], etiquetas, etiquetas, valores=True,
-                         oculto=futuro, titulo=f"bloque {bloque} · cabeza {cabeza}",
-                         etiqueta_filas="carácter que mira (consulta)", etiqueta_columnas="carácter mirado (clave)")
-
-
 class VisualizadorTransformer(widgets.VBox):
     """Widget: escribe un comienzo y recorre la pasada del mini-GPT etapa a etapa.
 

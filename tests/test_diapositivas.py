@@ -277,7 +277,7 @@ def _espacio_y_notas(contexto, pagina, carpeta, total):
 # --- cada lección, diapositiva a diapositiva ----------------------------------------------------------------------
 
 # Recorre todas las diapositivas (Reveal.slide) y mide cada una cuando la plantilla la ha ajustado (data-ajustada,
-# tras recomponer sus fórmulas y encajar sus figuras). Devuelve una fila por diapositiva.
+# con MathJax ya terminado y sus figuras encajadas). Devuelve una fila por diapositiva.
 RECORRER = """async plazo => {
     const espera = ms => new Promise(listo => setTimeout(listo, ms));
     const alto = Reveal.getConfig().height;

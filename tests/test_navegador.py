@@ -1,13 +1,13 @@
 """Cada lección en la interfaz de Notebook 7, en un navegador de verdad: JupyterLab en 127.0.0.1 (el mismo servidor
 sirve las dos interfaces) y Chromium sin cabeza (playwright), con las ayudas de tests/navegador_jupyter.py.
 
-JupyterLab (cada lección abierta, ejecutada para sus paneles, usada como un estudiante y presentada con RISE) está en
-tests/test_rise.py. Notebook 7 pinta las celdas con los mismos componentes de JupyterLab: aquí se abre cada lección
-que guarda paneles (lo que cambia de una interfaz a otra es cómo se cargan los widgets), SIN ejecutar, y se mira que
-las salidas guardadas se vean, que ninguna sea un error y que ningún widget se muestre crudo (`Panel(children=…`)
-sino con su línea en castellano. La lección 01 se ejecuta entera («ejecutar todo», como un estudiante) y se usa su
-actividad. Al terminar se cierran los kernels de la lección. Las copias de las lecciones viven en una carpeta
-temporal: nunca se tocan las del repositorio.
+JupyterLab (cada lección con paneles abierta, ejecutada para sus paneles y usada como un estudiante; cada lección
+presentada con RISE) está en tests/test_rise.py. Notebook 7 pinta las celdas con los mismos componentes de
+JupyterLab: aquí se abre cada lección que guarda paneles (lo que cambia de una interfaz a otra es cómo se cargan los
+widgets), SIN ejecutar, y se mira que las salidas guardadas se vean, que ninguna sea un error y que ningún widget se
+muestre crudo (`Panel(children=…`) sino con su línea en castellano. La lección 01 se ejecuta entera («ejecutar
+todo», como un estudiante) y se usa su actividad. Al terminar se cierran los kernels de la lección. Las copias de
+las lecciones viven en una carpeta temporal: nunca se tocan las del repositorio.
 
 Ninguna espera es ilimitada: cada `evaluate` compite en la página contra un plazo, playwright tiene plazos propios
 y un vigilante cierra Chromium si algo se queda colgado; toda espera agotada falla con una captura y lo que mostraba

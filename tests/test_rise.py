@@ -2,17 +2,20 @@
 y Chromium sin cabeza (playwright) a 1280 × 720, con las ayudas de tests/navegador_jupyter.py. Las copias de las
 lecciones viven en una carpeta temporal: nunca se tocan las del repositorio.
 
-1. JupyterLab: cada lección se abre SIN ejecutar, en un espacio de trabajo nuevo (`?reset`: sin pestañas ni kernels de
-   otras lecciones), como la abre un estudiante: las salidas guardadas se ven, ninguna es un error y ningún widget
-   muestra su representación cruda (`Panel(children=…`) sino una línea en castellano.
-2. Si tiene paneles, se ejecuta lo que necesitan (sus celdas hasta el último panel; de la lección 10, sin sus
+1. JupyterLab, cada lección con paneles (las seis que los guardan): se abre SIN ejecutar, en un espacio de trabajo
+   nuevo (`?reset`: sin pestañas ni kernels de otras lecciones), como la abre un estudiante: las salidas guardadas se
+   ven, ninguna es un error y ningún widget muestra su representación cruda (`Panel(children=…`) sino una línea en
+   castellano. Las otras seis no tienen nada que ejecutar antes de presentarlas: las pinta la presentación (RISE usa
+   los componentes de JupyterLab) y tests/test_cuadernos.py comprueba sin navegador que no guardan errores.
+2. Se ejecuta lo que necesitan sus paneles (sus celdas hasta el último panel; de la lección 10, sin sus
    entrenamientos: ver SIN_ENTRENAR en tests/navegador_jupyter.py) y la prueba falla si alguna salida es un error o
    texto de error (stderr), o si un widget no se muestra. Lo que viene después del último panel lo ejecuta nbval con
    la lección entera. En la lección 01 un estudiante usa la actividad; en la 10, el generador; en la 11, el
    visualizador. Después se marca de confianza y se guarda (como Alt+R).
-3. RISE, con el mismo kernel: se espera a que termine de dibujarse y se recorren con Espacio todas sus diapositivas
-   y fragmentos, midiendo cada paso: nada se sale a lo ancho, nada queda cortado donde no hay desplazamiento y cada
-   panel se dibuja como widget. En la lección EN_DIRECTO, además, se ejecuta una celda en la presentación.
+3. RISE, cada lección (con el kernel de JupyterLab, si tiene paneles): se espera a que termine de dibujarse y se
+   recorren con Espacio todas sus diapositivas y fragmentos, midiendo cada paso: nada se sale a lo ancho, nada queda
+   cortado donde no hay desplazamiento y cada panel se dibuja como widget. En la lección EN_DIRECTO, además, se
+   ejecuta una celda en la presentación.
 4. Al terminar se cierran los kernels de la lección.
 
 Notebook 7 está en tests/test_navegador.py (otro archivo, para que pytest-xdist lo lleve a otro proceso). Un solo
@@ -275,10 +278,10 @@ def _celda_en_directo(pagina, url, leccion):
 
 @pytest.mark.parametrize("leccion", LECCIONES, ids=lambda ruta: f"lab-{ruta.stem}")
 def test_cada_leccion_en_jupyterlab_y_con_rise(jupyterlab, chromium, leccion):
-    """Cada lección en JupyterLab (lo guardado se ve; lo que necesitan sus paneles se ejecuta sin errores y cada widget
-    se dibuja y responde) y, con ese mismo kernel, como presentación de RISE a 1280 × 720: se recorren todas sus
-    diapositivas, ninguna se sale a lo ancho (ni a lo alto donde no hay desplazamiento) y cada panel se dibuja como
-    widget, no como su resumen."""
+    """Cada lección con paneles, en JupyterLab (lo guardado se ve; lo que necesitan sus paneles se ejecuta sin errores
+    y cada widget se dibuja y responde); y cada lección, con ese mismo kernel si lo hay, como presentación de RISE a
+    1280 × 720: se recorren todas sus diapositivas, ninguna se sale a lo ancho (ni a lo alto donde no hay
+    desplazamiento) y cada panel se dibuja como widget, no como su resumen."""
     CAPTURAS.mkdir(parents=True, exist_ok=True)
     paneles = _celdas_de_paneles(leccion)
     pasos = _pasos_para_los_paneles(leccion, paneles)
@@ -288,8 +291,11 @@ def test_cada_leccion_en_jupyterlab_y_con_rise(jupyterlab, chromium, leccion):
         pagina = chromium.pestana()
         try:
             # Antes de clase, en JupyterLab: lo que necesitan los paneles (y lo que haría un estudiante con ellos).
-            probar_leccion(pagina, jupyterlab, leccion, "lab", bool(pasos), carpeta=PRESENTAR)
-            if pasos:  # confiar y guardar (como hace Alt+R)
+            # Sin paneles no hay nada que ejecutar antes: la presentación pinta la lección con los mismos componentes
+            # de JupyterLab (que lo guardado no tiene errores lo comprueba tests/test_cuadernos.py sin navegador).
+            if pasos:
+                probar_leccion(pagina, jupyterlab, leccion, "lab", True, carpeta=PRESENTAR)
+                # confiar y guardar (como hace Alt+R)
                 _evaluar(pagina, CONFIAR)
                 pagina.locator(".jp-Dialog .jp-mod-accept").click()  # «Trust»
                 pagina.locator(".jp-Dialog").wait_for(state="detached")

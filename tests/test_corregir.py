@@ -64,11 +64,12 @@ def test_una_entrega_que_no_termina_se_detiene_en_el_limite(tmp_path, capsys):
     ])
     antes = {p.pid for p in psutil.Process().children(recursive=True)}
     inicio = time.perf_counter()
-    assert corregir.main([str(entrega), "--limite", "20"]) == 0
+    # 12 s: el kernel arranca y responde 03.1 en unos 4 s con la máquina ocupada; el resto, dormido en el bucle.
+    assert corregir.main([str(entrega), "--limite", "12"]) == 0
     segundos = time.perf_counter() - inicio
-    assert segundos < 20 + 30, f"la corrección tardó {segundos:.0f} s con un límite de 20 s"
+    assert segundos < 12 + 30, f"la corrección tardó {segundos:.0f} s con un límite de 12 s"
     salida = capsys.readouterr().out
-    assert "límite de 20 s" in salida, salida
+    assert "límite de 12 s" in salida, salida
     assert "03.1 ✅" in salida, "lo respondido antes del bucle cuenta"
     assert "03.4 —  sin respuesta comprobada" in salida
     quedan = [p for p in psutil.Process().children(recursive=True) if p.pid not in antes and p.is_running()

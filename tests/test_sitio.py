@@ -1,7 +1,7 @@
 """La web del curso (herramientas/sitio.py, `python3 tareas.py sitio`), construida una vez en una carpeta temporal
-y abierta página a página en Chromium sin cabeza dos veces: servida desde 127.0.0.1 (como en GitHub Pages) y desde
-el disco (file://, como la abre quien la construye). SIN red: cada petición que salga del sitio se corta y la prueba
-falla si alguna página la necesitó.
+y abierta en Chromium sin cabeza: servida desde 127.0.0.1 (como en GitHub Pages), página a página, y desde el disco
+(file://, como la abre quien la construye), una página de cada clase. SIN red: cada petición que salga del sitio se
+corta y la prueba falla si alguna página la necesitó.
 
 En cada página: ninguna imagen rota, ningún enlace a una página (o a un ancla) del sitio que no exista, ningún
 widget mostrado como caja vacía o crudo, las fórmulas dibujadas por MathJax y sin errores de TeX; una copia con
@@ -328,13 +328,29 @@ def _con_formulas(construido, relativa):
     return 'class="math notranslate' in (construido / relativa).read_text(encoding="utf-8")
 
 
-def _revisar_todo(pestana, construido, base, componer=None):
-    """Revisa cada página del sitio desde `base`. MathJax compone las fórmulas de cada página de `componer` (todas si
-    es None); en las demás, solo se mira que cargó."""
+def _una_de_cada_clase(paginas):
+    """De cada carpeta, la primera página de un cuaderno y cada página que no lo es (índice, búsqueda, guía, glosario,
+    cifras citadas): una página de cada plantilla y de cada profundidad de carpeta."""
+    vistas, elegidas = set(), []
+    for relativa in paginas:
+        ruta = pathlib.PurePosixPath(relativa)
+        if re.match(r"\d\d_", ruta.name):
+            if ruta.parent in vistas:
+                continue
+            vistas.add(ruta.parent)
+        elegidas.append(relativa)
+    return elegidas
+
+
+def _revisar_todo(pestana, construido, base, componer=None, solo=None):
+    """Revisa cada página del sitio desde `base` (o solo las de `solo`). MathJax compone las fórmulas de cada página de
+    `componer` (todas si es None); en las demás, solo se mira que cargó."""
     paginas = _paginas_html(construido)
     esperadas = {"index.html", "DOCENTES.html", "notebooks/GLOSARIO.html", "notebooks/CIFRAS_CITADAS.html",
                  *(str(pathlib.PurePosixPath(r).with_suffix(".html")) for r in RUTAS_CUADERNOS)}
     assert not esperadas - set(paginas), f"faltan páginas en el sitio: {sorted(esperadas - set(paginas))}"
+    if solo is not None:
+        paginas = [p for p in paginas if p in solo]
     problemas, con_formulas = [], 0
     # Dos pestañas del mismo contexto (mismo filtro de la red): mientras se revisa una página, la siguiente ya carga.
     otra = pestana.context.new_page()
@@ -363,15 +379,18 @@ def test_cada_pagina_del_sitio_servido(construido, servidor, pagina):
 
 
 @pytest.mark.lento
-def test_cada_pagina_del_sitio_desde_el_disco(construido, navegador):
+def test_el_sitio_desde_el_disco(construido, navegador):
     """Abierto con doble clic, sin servidor: lo que dice `tareas.py sitio` al terminar. Lo que cambia al abrir desde
-    el disco es cómo se encuentran los archivos (rutas relativas según la carpeta de cada página): cada página se
-    revisa entera (imágenes, enlaces, widgets, errores, nada de fuera) y el MathJax que pide cada una existe; que
-    componga cada fórmula se espera en la primera página con fórmulas de cada carpeta (mismo HTML y mismo MathJax que
-    servidas, donde se compone cada página)."""
+    el disco es cómo se encuentran los archivos: el HTML y sus rutas relativas son los de las páginas servidas, donde
+    cada página se revisa entera, y lo que depende de file:// es de la plantilla y de la carpeta. Por eso aquí se
+    revisa una página de cada clase (`_una_de_cada_clase`: las de la raíz, y en cada carpeta la primera lección o
+    solución y las que no son cuadernos), entera: imágenes, enlaces, widgets, errores de JavaScript, nada de fuera y
+    el MathJax que pide cada una existe; que componga cada fórmula se espera en la primera página con fórmulas de cada
+    carpeta."""
     base = _desde_el_disco(construido)
+    revisadas = _una_de_cada_clase(_paginas_html(construido))
     primeras = {}
-    for relativa in _paginas_html(construido):
+    for relativa in revisadas:
         if _con_formulas(construido, relativa):
             primeras.setdefault(str(pathlib.PurePosixPath(relativa).parent), relativa)
     assert {".", "notebooks", "notebooks/soluciones"} <= set(primeras), primeras
@@ -394,8 +413,8 @@ def test_cada_pagina_del_sitio_desde_el_disco(construido, navegador):
 
     with _pestana(navegador, base) as pestana:
         pestana.context.route(re.compile(r".*/_static/mathjax/MathJax\.js(\?.*)?$"), mathjax)  # antes que el filtro
-        _revisar_todo(pestana, construido, base, componer=componer)
-    con_formulas = [r for r in _paginas_html(construido) if _con_formulas(construido, r)]
+        _revisar_todo(pestana, construido, base, componer=componer, solo=set(revisadas))
+    con_formulas = [r for r in revisadas if _con_formulas(construido, r)]
     assert sorted(set(sustituidas)) == sorted(set(con_formulas) - componer), "¿qué páginas pidieron MathJax?"
 
 

@@ -351,10 +351,10 @@ def _plazo_de_ejecucion(leccion):
 
 # En el navegador se ejecuta solo lo que necesitan los paneles de una lección (que cada celda da lo guardado lo
 # comprueba nbval con la lección entera). Lo que sustituye a sus entrenamientos (minutos de CPU): desde la primera
-# celda que los llama hasta el primer panel se ejecuta este código en su lugar (en el kernel, sin tocar el
-# cuaderno). El generador de la lección 10 se dibuja y responde igual con un modelo sin entrenar (escribe texto sin
-# sentido, pero lo escribe).
-SIN_ENTRENAR = {"10_mini_gpt": (r"(?<!def )entrenar_gpt\(", "modelo = MiniGPT(V).to(dispositivo).eval()")}
+# celda que entrena (un paso del optimizador a mano, como el bucle de 50 pasos de la sección 7, o `entrenar_gpt`)
+# hasta el primer panel se ejecuta este código en su lugar (en el kernel, sin tocar el cuaderno). El generador de la
+# lección 10 se dibuja y responde igual con un modelo sin entrenar (escribe texto sin sentido, pero lo escribe).
+SIN_ENTRENAR = {"10_mini_gpt": (r"(?<!def )entrenar_gpt\(|\.step\(\)", "modelo = MiniGPT(V).to(dispositivo).eval()")}
 
 # Vacía el número de ejecución de las celdas de código [desde, hasta] y las ejecuta (sin esperar: se sondea).
 EJECUTAR_CELDAS = """([desde, hasta]) => {

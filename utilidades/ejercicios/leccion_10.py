@@ -342,7 +342,10 @@ def _sobreajuste(respuesta, registro=None):
     cercanos = [(abs(veces - x) / abs(x), texto) for x, texto in errores if cerca(veces, x)]
     if cercanos:
         return pista(min(cercanos)[1])
-    if veces == round(veces) and abs(veces - esperado) < 0.5:  # después de los errores: 7.0 puede ser el del paso 50
-        return pista("vas bien, pero has redondeado a un número entero: da el cociente con un decimal.")
+    if veces == round(veces):  # después de los errores: 7.0 puede ser el del paso 50
+        # Sin decir si el entero queda cerca: eso dejaría acotar la respuesta probando enteros.
+        return pista("da el cociente con un decimal, sin redondearlo a un número entero: toma del primer registro de "
+                     "la sección 13 la mejor pérdida de validación y la de la última medida, calcula la perplejidad "
+                     "de cada una (e^pérdida) y divide la última entre la mejor.")
     return pista("toma del primer registro de la sección 13 la mejor pérdida de validación y la de la última medida, "
                  "calcula la perplejidad de cada una (e^pérdida) y divide la última entre la mejor.")

@@ -2,7 +2,7 @@
 en cualquier dispositivo.
 
 La lección no se detiene en él: es un detalle de velocidad, no una idea nueva. Hace exactamente lo que enseña la
-lección 07 (apagar cada número con probabilidad p y multiplicar los demás por 1 / (1 - p)).
+lección 02 (apagar cada número con probabilidad p y multiplicar los demás por 1 / (1 - p)).
 """
 
 import torch

@@ -16,7 +16,9 @@ def visibles_causal(respuesta):
         return pista("45 son las celdas de encima de la diagonal, o las de debajo sin contar la diagonal: "
                      "¿cuentas la propia palabra? Cada palabra también se mira a sí misma.")
     if valor == 50:
-        return pista("casi: no olvides que la diagonal (cada palabra consigo misma) también es visible.")
+        return pista("esa es la mitad de la tabla, pero la diagonal no se reparte a medias: cuenta por separado las "
+                     "celdas de debajo de la diagonal y las de la diagonal (cada palabra consigo misma), que se ven "
+                     "todas.")
     if valor == 55:
         return bien("1 + 2 + … + 10 = 55: la diagonal y todo lo que hay debajo.")
     return pista("dibuja la tabla de una frase corta (L = 3 o 4), cuenta las celdas visibles de cada fila y "
@@ -197,6 +199,11 @@ def mascara_para_sdpa(funcion):
         return pista(f"con frases de {longitudes} palabras y L = {L}, en la frase {frase} la celda (fila {fila}, "
                      f"columna {columna}) de tu máscara vale {valores[frase, fila, columna].item():g}: ¿puede esa "
                      f"palabra mirar a esa otra?")
+    # Se acepta en cualquier tipo de decimales, pero F.scaled_dot_product_attention pide el de Q: se avisa.
+    tipo = ("" if resultado.dtype == torch.float32 else
+            f" Tu máscara es {resultado.dtype}: F.scaled_dot_product_attention la quiere del mismo tipo que Q (en la "
+            f"lección, float32), o da error; conviértela con .to(Q.dtype).")
     return bien("Con esa máscara, F.scaled_dot_product_attention da lo mismo que atencion con "
                 "combinar_mascaras(relleno, causal=True). Sumar 0 deja el puntaje igual; −∞ le da peso 0 (también "
-                "un número de −1e4 o menos, como el −1e9 de muchos modelos, mientras los puntajes no sean enormes).")
+                "un número de −1e4 o menos, como el −1e9 de muchos modelos, mientras los puntajes no sean enormes)."
+                + tipo)
